@@ -1,0 +1,32 @@
+/* Synthase user header: Enzyme's C calling convention for automatic differentiation.
+ *
+ * Code written against Enzyme's convention compiles unchanged: declare the entry points and
+ * markers yourself, or include this header. Compile with synthase-cc (or clang-22 with
+ * -fpass-plugin=Synthase.so) and every call below is replaced by a generated derivative.
+ */
+#ifndef SYNTHASE_ENZYME_H
+#define SYNTHASE_ENZYME_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Activity markers. Passed by value before an argument; only their names matter. */
+extern int enzyme_dup;        /* pointer: followed by primal, then shadow */
+extern int enzyme_dupnoneed;  /* like enzyme_dup, but the primal result is not needed */
+extern int enzyme_dupv;       /* vector mode: followed by byte stride, primal, one strided shadow buffer */
+extern int enzyme_dupnoneedv;
+extern int enzyme_const;      /* not differentiated */
+extern int enzyme_out;        /* reverse mode: active scalar, its adjoint is returned */
+extern int enzyme_width;      /* vector mode: followed by the width N */
+
+/* Reverse mode: returns the adjoint(s) of the enzyme_out arguments; adds gradients into shadows. */
+double __enzyme_autodiff(void *, ...);
+/* Forward mode: returns the tangent of the result along the given tangents. */
+double __enzyme_fwddiff(void *, ...);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYNTHASE_ENZYME_H */

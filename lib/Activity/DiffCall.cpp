@@ -1,0 +1,270 @@
+#include "Activity/DiffCall.h"
+#include "Support/Diagnostics.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+const char *argKindName(ArgKind K) {
+  switch (K) {
+  case ArgKind::Const: return "enzyme_const";
+  case ArgKind::Out: return "enzyme_out";
+  case ArgKind::Dup: return "enzyme_dup";
+  case ArgKind::DupNoNeed: return "enzyme_dupnoneed";
+  }
+  return "?";
+}
+
+std::optional<DiffMode> entryPointMode(StringRef Name) {
+  if (Name.contains("__enzyme_autodiff"))
+    return DiffMode::Reverse;
+  if (Name.contains("__enzyme_fwddiff"))
+    return DiffMode::Forward;
+  return std::nullopt;
+}
+
+static StringRef markerOfGlobal(const Value *V) {
+  V = V->stripPointerCasts();
+  if (auto *GV = dyn_cast<GlobalVariable>(V))
+    if (GV->getName().starts_with("enzyme_"))
+      return GV->getName();
+  return "";
+}
+
+StringRef markerName(const Value *V) {
+  if (auto *MV = dyn_cast<MetadataAsValue>(V))
+    if (auto *S = dyn_cast<MDString>(MV->getMetadata()))
+      return S->getString();
+  if (auto *LI = dyn_cast<LoadInst>(V))
+    return markerOfGlobal(LI->getPointerOperand());
+  if (auto *CE = dyn_cast<ConstantExpr>(V))
+    if (CE->getOpcode() == Instruction::PtrToInt)
+      return markerOfGlobal(CE->getOperand(0));
+  if (auto *PI = dyn_cast<PtrToIntInst>(V))
+    return markerOfGlobal(PI->getOperand(0));
+  if (V->getType()->isPointerTy())
+    return markerOfGlobal(V);
+  return "";
+}
+
+Function *differentiatedFunction(Value *V) {
+  V = V->stripPointerCasts();
+  if (auto *GA = dyn_cast<GlobalAlias>(V))
+    V = GA->getAliasee()->stripPointerCasts();
+  // At -O0 a function pointer may be spilled to a local first: follow a single store.
+  if (auto *LI = dyn_cast<LoadInst>(V)) {
+    if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())) {
+      Value *Stored = nullptr;
+      for (User *U : AI->users())
+        if (auto *SI = dyn_cast<StoreInst>(U)) {
+          if (Stored)
+            return nullptr;
+          Stored = SI->getValueOperand();
+        }
+      if (Stored)
+        return differentiatedFunction(Stored);
+    }
+  }
+  return dyn_cast<Function>(V);
+}
+
+/// Converts an operand to the parameter type the callee expects, undoing C's default argument
+/// promotions; returns null when no lossless-by-intent conversion exists.
+static Value *convertTo(IRBuilder<> &B, Value *V, Type *To) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  if (From->isFloatingPointTy() && To->isFloatingPointTy())
+    return B.CreateFPCast(V, To);
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return B.CreateSExtOrTrunc(V, To);
+  if (From->isPointerTy() && To->isPointerTy())
+    return B.CreatePointerCast(V, To);
+  if (From->isIntegerTy() && To->isPointerTy())
+    return B.CreateIntToPtr(V, To);
+  if (From->isPointerTy() && To->isIntegerTy())
+    return B.CreatePtrToInt(V, To);
+  if (B.GetInsertBlock()->getModule()->getDataLayout().getTypeStoreSize(From) ==
+          B.GetInsertBlock()->getModule()->getDataLayout().getTypeStoreSize(To) &&
+      CastInst::isBitCastable(From, To))
+    return B.CreateBitCast(V, To);
+  return nullptr;
+}
+
+static bool isFloatLike(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return all_of(ST->elements(), isFloatLike);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return isFloatLike(AT->getElementType());
+  return false;
+}
+
+std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
+  Function *Caller = CB->getFunction();
+  const char *Entry = Mode == DiffMode::Reverse ? "__enzyme_autodiff" : "__enzyme_fwddiff";
+  auto fail = [&](const Twine &Msg, const Twine &Hint = "") -> std::optional<DiffCall> {
+    reportError(Caller, CB, Twine(Entry) + ": " + Msg, Hint);
+    return std::nullopt;
+  };
+  DiffCall DC;
+  unsigned First = 0;
+  if (CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet)) {
+    DC.SRet = CB->getArgOperand(0);
+    First = 1;
+  }
+  if (CB->arg_size() <= First)
+    return fail("no function to differentiate was passed",
+                "the first argument must be the function, e.g. (void*)f");
+  DC.Call = CB;
+  DC.Mode = Mode;
+  DC.Fn = differentiatedFunction(CB->getArgOperand(First));
+  if (!DC.Fn)
+    return fail("the first argument is not a function known at compile time",
+                "pass the function itself, e.g. (void*)f, not a pointer computed at run time");
+  if (DC.Fn->isVarArg())
+    return fail("cannot differentiate variadic function '" + DC.Fn->getName() + "'");
+
+  IRBuilder<> B(CB);
+  unsigned Op = First + 1, NOps = CB->arg_size();
+  // Leading options: enzyme_primal_return, enzyme_width N (any order).
+  while (Op < NOps) {
+    StringRef M = markerName(CB->getArgOperand(Op));
+    if (M == "enzyme_primal_return") {
+      DC.ReturnPrimal = true;
+      ++Op;
+    } else if (M == "enzyme_width") {
+      if (Op + 1 >= NOps)
+        return fail("enzyme_width must be followed by the width");
+      auto *W = dyn_cast<ConstantInt>(CB->getArgOperand(Op + 1));
+      if (!W || W->isZero() || W->getZExtValue() > 64)
+        return fail("enzyme_width must be followed by a constant between 1 and 64");
+      DC.Width = W->getZExtValue();
+      Op += 2;
+    } else {
+      break;
+    }
+  }
+
+  auto shadowOf = [&](Value *V, Type *T, unsigned Lane) -> Value * { return convertTo(B, V, T); };
+
+  for (Argument &A : DC.Fn->args()) {
+    Type *PT = A.getType();
+    ArgSpec AS;
+    StringRef M = Op < NOps ? markerName(CB->getArgOperand(Op)) : "";
+    bool Vectorized = false;
+    std::optional<ArgKind> Kind;
+    if (!M.empty()) {
+      if (M == "enzyme_const") Kind = ArgKind::Const;
+      else if (M == "enzyme_out") Kind = ArgKind::Out;
+      else if (M == "enzyme_dup") Kind = ArgKind::Dup;
+      else if (M == "enzyme_dupnoneed") Kind = ArgKind::DupNoNeed;
+      else if (M == "enzyme_dupv") { Kind = ArgKind::Dup; Vectorized = true; }
+      else if (M == "enzyme_dupnoneedv") { Kind = ArgKind::DupNoNeed; Vectorized = true; }
+      else if (M == "enzyme_width" || M == "enzyme_primal_return")
+        return fail("marker '" + M + "' must come before the first argument");
+      else
+        return fail("unknown marker '" + M + "' before argument " + Twine(A.getArgNo()) + " of '" +
+                        DC.Fn->getName() + "'",
+                    "known markers: enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, "
+                    "enzyme_out, enzyme_width, enzyme_primal_return");
+      ++Op;
+    }
+    if (Vectorized) {
+      if (Op >= NOps)
+        return fail("enzyme_dupv must be followed by a byte stride");
+      AS.StrideBytes = B.CreateSExtOrTrunc(CB->getArgOperand(Op++), B.getInt64Ty());
+    }
+    if (Op >= NOps)
+      return fail("too few arguments: '" + DC.Fn->getName() + "' has " + Twine(DC.Fn->arg_size()) +
+                      " parameters but argument " + Twine(A.getArgNo()) + " is missing",
+                  "pass every parameter of the function, each with its shadow where needed");
+    Value *P = CB->getArgOperand(Op++);
+    if (!markerName(P).empty())
+      return fail("marker '" + markerName(P) + "' where argument " + Twine(A.getArgNo()) +
+                  " of '" + DC.Fn->getName() + "' was expected (two markers in a row?)");
+    AS.Primal = convertTo(B, P, PT);
+    if (!AS.Primal)
+      return fail("argument " + Twine(A.getArgNo()) + " has type " + "'" +
+                  std::string([&] { std::string s; raw_string_ostream o(s); P->getType()->print(o); return s; }()) +
+                  "' which does not match parameter type of '" + DC.Fn->getName() + "'");
+    if (!Kind) {
+      if (isFloatLike(PT))
+        Kind = Mode == DiffMode::Reverse ? ArgKind::Out : ArgKind::Dup;
+      else if (PT->isPointerTy())
+        Kind = ArgKind::Dup;
+      else
+        Kind = ArgKind::Const;
+    }
+    AS.Kind = *Kind;
+    if (AS.Kind == ArgKind::Out) {
+      if (Mode == DiffMode::Forward)
+        return fail("enzyme_out is a reverse-mode marker (argument " + Twine(A.getArgNo()) + ")",
+                    "in forward mode pass the tangent after the value (enzyme_dup)");
+      if (!isFloatLike(PT))
+        return fail("enzyme_out on argument " + Twine(A.getArgNo()) +
+                        " which is not a floating-point value",
+                    "pointers take enzyme_dup with a shadow; integers are enzyme_const");
+    }
+    if (AS.Kind == ArgKind::Dup || AS.Kind == ArgKind::DupNoNeed) {
+      if (Mode == DiffMode::Reverse && !PT->isPointerTy())
+        return fail("enzyme_dup on argument " + Twine(A.getArgNo()) +
+                        " which is not a pointer (reverse mode)",
+                    "use enzyme_out for an active scalar, enzyme_const for an inactive one");
+      if (!PT->isPointerTy() && !isFloatLike(PT))
+        return fail("a shadow was passed for integer argument " + Twine(A.getArgNo()) + " of '" +
+                        DC.Fn->getName() + "'",
+                    "integers cannot carry derivatives: mark the argument enzyme_const");
+      unsigned NShadows = Vectorized ? 1 : DC.Width;
+      for (unsigned L = 0; L < NShadows; ++L) {
+        if (Op >= NOps)
+          return fail("missing shadow for argument " + Twine(A.getArgNo()) + " of '" +
+                      DC.Fn->getName() + "'" + (DC.Width > 1 ? " (width " + Twine(DC.Width) + ")" : Twine("")));
+        Value *S = CB->getArgOperand(Op++);
+        if (!markerName(S).empty())
+          return fail("marker '" + markerName(S) + "' where the shadow of argument " +
+                      Twine(A.getArgNo()) + " was expected");
+        Value *C = shadowOf(S, PT, L);
+        if (!C || (PT->isPointerTy() && !S->getType()->isPointerTy() && !S->getType()->isIntegerTy()))
+          return fail("the shadow of argument " + Twine(A.getArgNo()) +
+                      " does not have the argument's type");
+        AS.Shadows.push_back(C);
+      }
+      if (Vectorized) {
+        if (!PT->isPointerTy())
+          return fail("enzyme_dupv needs a pointer argument (argument " + Twine(A.getArgNo()) + ")");
+        Value *Base = AS.Shadows[0];
+        AS.Shadows.clear();
+        for (unsigned L = 0; L < DC.Width; ++L)
+          AS.Shadows.push_back(B.CreateGEP(B.getInt8Ty(), Base,
+                                           B.CreateMul(AS.StrideBytes, B.getInt64(L))));
+      }
+    }
+    DC.Args.push_back(std::move(AS));
+  }
+  if (Op < NOps) {
+    Type *RT = DC.Fn->getReturnType();
+    if (Mode == DiffMode::Reverse && Op + 1 == NOps && RT->isFPOrFPVectorTy() &&
+        CB->getArgOperand(Op)->getType()->isFloatingPointTy()) {
+      DC.DRet = convertTo(B, CB->getArgOperand(Op), RT);
+      ++Op;
+    } else {
+      return fail("too many arguments: '" + DC.Fn->getName() + "' has " +
+                      Twine(DC.Fn->arg_size()) + " parameters; extra operand " +
+                      printInstruction(CB->getArgOperand(Op)),
+                  "check the markers: each enzyme_dup argument is followed by exactly one shadow "
+                  "per lane");
+    }
+  }
+  return DC;
+}
+
+} // namespace synthase

@@ -1,0 +1,59 @@
+// The engine's view of one `__enzyme_autodiff*` / `__enzyme_fwddiff*` call site, parsed from either
+// convention: C's marker globals (`load i32 @enzyme_dup`) or rustc's metadata markers
+// (`metadata !"enzyme_dup"`). Both lower to the same DiffCall.
+#pragma once
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/InstrTypes.h"
+#include <optional>
+#include <string>
+
+namespace synthase {
+
+enum class DiffMode { Forward, Reverse };
+
+/// Activity of one IR-level argument of the function being differentiated.
+enum class ArgKind {
+  Const,     ///< not differentiated
+  Out,       ///< reverse mode: active scalar whose adjoint is returned
+  Dup,       ///< primal + shadow (tangent in forward mode, adjoint accumulator in reverse)
+  DupNoNeed, ///< like Dup, but the primal result behind the pointer is not needed
+};
+
+const char *argKindName(ArgKind K);
+
+struct ArgSpec {
+  ArgKind Kind = ArgKind::Const;
+  llvm::Value *Primal = nullptr;
+  /// One shadow per lane of the vector width (for enzyme_dupv, the strided slices of one buffer).
+  llvm::SmallVector<llvm::Value *, 4> Shadows;
+  llvm::Value *StrideBytes = nullptr; ///< enzyme_dupv / enzyme_dupnoneedv only
+};
+
+struct DiffCall {
+  llvm::CallBase *Call = nullptr;
+  DiffMode Mode = DiffMode::Reverse;
+  llvm::Function *Fn = nullptr;
+  unsigned Width = 1;
+  bool ReturnPrimal = false;
+  llvm::SmallVector<ArgSpec, 8> Args;
+  llvm::Value *DRet = nullptr; ///< reverse mode: explicit seed for an active return (default 1.0)
+  llvm::Value *SRet = nullptr; ///< where the C ABI wants a large struct result written
+};
+
+/// True for the name of an AD entry point however it was declared: `__enzyme_autodiff`, with a
+/// suffix (`__enzyme_autodiff2`, `__enzyme_autodiff_square`), or C++-mangled / a template instance.
+std::optional<DiffMode> entryPointMode(llvm::StringRef Name);
+
+/// The marker an operand stands for ("enzyme_dup", ...), or "" when it is an ordinary argument.
+llvm::StringRef markerName(const llvm::Value *V);
+
+/// The function being differentiated, looking through casts; null if it is not a known function.
+llvm::Function *differentiatedFunction(llvm::Value *V);
+
+/// Parses a call site. On malformed input emits a diagnostic and returns std::nullopt.
+/// Casts that C's default argument promotions require (double→float, i32→i8) are inserted before
+/// the call.
+std::optional<DiffCall> parseDiffCall(llvm::CallBase *CB, DiffMode Mode);
+
+} // namespace synthase

@@ -1,0 +1,126 @@
+#include "Analysis/Preprocess.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/ADCE.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Mem2Reg.h"
+#include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+struct Simplifier::Impl {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  Impl() {
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  }
+  void run(Function &F, bool Primal) {
+    FunctionPassManager FPM;
+    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    FPM.addPass(PromotePass());
+    FPM.addPass(EarlyCSEPass(true));
+    FPM.addPass(InstCombinePass());
+    FPM.addPass(SimplifyCFGPass());
+    if (!Primal) {
+      FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+      FPM.addPass(InstCombinePass());
+    }
+    FPM.addPass(ADCEPass());
+    if (Primal)
+      FPM.addPass(UnifyFunctionExitNodesPass());
+    FPM.run(F, FAM);
+    FAM.clear(F, F.getName());
+  }
+};
+
+Simplifier::Simplifier() : P(new Impl) {}
+Simplifier::~Simplifier() { delete P; }
+void Simplifier::simplifyPrimal(Function &F) { P->run(F, true); }
+void Simplifier::simplifyGenerated(Function &F) { P->run(F, false); }
+
+static bool callsItself(Function *Callee, Function *Root, SmallPtrSetImpl<Function *> &Seen) {
+  if (Callee == Root)
+    return true;
+  if (!Seen.insert(Callee).second)
+    return false;
+  for (Instruction &I : instructions(*Callee))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (Function *G = CB->getCalledFunction())
+        if (!G->isDeclaration() && callsItself(G, Root, Seen))
+          return true;
+  return false;
+}
+
+static bool isRecursive(Function *F) {
+  SmallPtrSet<Function *, 16> Seen;
+  for (Instruction &I : instructions(*F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (Function *G = CB->getCalledFunction())
+        if (!G->isDeclaration() && callsItself(G, F, Seen))
+          return true;
+  return false;
+}
+
+// Inline everything with a body that is not recursive, so derivatives see whole loops and the
+// tape does not cross call boundaries; recursive or huge callees keep their own derivative.
+static void inlineCallees(Function &F) {
+  const unsigned MaxInlines = 400, MaxCalleeSize = 3000, MaxSize = 60000;
+  unsigned Done = 0;
+  bool Changed = true;
+  DenseMap<Function *, bool> RecursiveCache;
+  while (Changed && Done < MaxInlines) {
+    Changed = false;
+    SmallVector<CallBase *, 16> Calls;
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *G = CB->getCalledFunction())
+          if (!G->isDeclaration() && !G->isVarArg() && G != &F && isa<CallInst>(CB))
+            Calls.push_back(CB);
+    for (CallBase *CB : Calls) {
+      Function *G = CB->getCalledFunction();
+      auto It = RecursiveCache.find(G);
+      bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
+      if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize)
+        continue;
+      InlineFunctionInfo IFI;
+      if (InlineFunction(*CB, IFI).isSuccess()) {
+        Changed = true;
+        if (++Done >= MaxInlines)
+          break;
+      }
+    }
+  }
+}
+
+Function *makeDifferentiableClone(Function &F, Simplifier &S) {
+  ValueToValueMapTy VMap;
+  Function *C = CloneFunction(&F, VMap);
+  C->setName(F.getName() + ".synthase.primal");
+  C->setLinkage(GlobalValue::InternalLinkage);
+  C->removeFnAttr(Attribute::OptimizeNone);
+  C->removeFnAttr(Attribute::NoInline);
+  C->removeFnAttr("enzyme_marker");
+  inlineCallees(*C);
+  S.simplifyPrimal(*C);
+  return C;
+}
+
+} // namespace synthase

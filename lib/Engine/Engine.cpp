@@ -1,0 +1,128 @@
+#include "Engine/Engine.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+bool carriesDerivative(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), carriesDerivative);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return carriesDerivative(AT->getElementType());
+  return false;
+}
+
+Function *Engine::primalOf(Function *F) {
+  auto It = Primals.find(F);
+  if (It != Primals.end())
+    return It->second;
+  Function *C = makeDifferentiableClone(*F, S);
+  Primals[F] = C;
+  return C;
+}
+
+void Engine::cleanup() {
+  for (auto &KV : Primals) {
+    Function *C = KV.second;
+    if (C->use_empty())
+      C->eraseFromParent();
+  }
+  Primals.clear();
+}
+
+static bool holdsFloatData(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), holdsFloatData);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return holdsFloatData(AT->getElementType());
+  return false;
+}
+
+GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
+  if (G->isConstant() || !holdsFloatData(G->getValueType()))
+    return nullptr;
+  auto It = Shadows.find({G, Lane});
+  if (It != Shadows.end())
+    return It->second;
+  auto *SG = new GlobalVariable(M, G->getValueType(), false, GlobalValue::InternalLinkage,
+                                Constant::getNullValue(G->getValueType()),
+                                G->getName() + ".synthase.shadow" + Twine(Lane));
+  SG->setAlignment(G->getAlign());
+  Shadows[{G, Lane}] = SG;
+  ShadowGlobals.insert(SG);
+  return SG;
+}
+
+Constant *Engine::shadowConstant(Constant *C, unsigned Lane) {
+  if (auto *G = dyn_cast<GlobalVariable>(C))
+    return shadowGlobal(G, Lane);
+  auto *CE = dyn_cast<ConstantExpr>(C);
+  if (!CE || CE->getOpcode() != Instruction::GetElementPtr)
+    return nullptr;
+  Constant *Base = shadowConstant(CE->getOperand(0), Lane);
+  if (!Base)
+    return nullptr;
+  auto *GO = cast<GEPOperator>(CE);
+  SmallVector<Constant *, 4> Idx;
+  for (unsigned i = 1; i < CE->getNumOperands(); ++i)
+    Idx.push_back(CE->getOperand(i));
+  return ConstantExpr::getGetElementPtr(GO->getSourceElementType(), Base, Idx, GO->getNoWrapFlags());
+}
+
+StructType *Engine::tapeType() {
+  if (!TapeTy) {
+    LLVMContext &C = M.getContext();
+    TapeTy = StructType::get(C, {PointerType::getUnqual(C), Type::getInt64Ty(C), Type::getInt64Ty(C)});
+  }
+  return TapeTy;
+}
+
+Function *Engine::tapeGrowFunction() {
+  const char *Name = "synthase.tape.grow";
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  Type *Ptr = PointerType::getUnqual(C);
+  auto *F = Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false),
+                             GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::NoInline); // the slow path stays out of the hot loop
+  F->addFnAttr(Attribute::Cold);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Value *Tape = F->getArg(0), *Need = F->getArg(1);
+  StructType *TT = tapeType();
+  Value *BaseP = B.CreateStructGEP(TT, Tape, 0), *TopP = B.CreateStructGEP(TT, Tape, 1),
+        *CapP = B.CreateStructGEP(TT, Tape, 2);
+  Value *Top = B.CreateLoad(I64, TopP), *Cap = B.CreateLoad(I64, CapP);
+  Value *Want = B.CreateAdd(Top, Need);
+  Value *Dbl = B.CreateShl(Cap, 1);
+  Value *NewCap = B.CreateSelect(B.CreateICmpUGT(Dbl, Want), Dbl, Want);
+  NewCap = B.CreateSelect(B.CreateICmpULT(NewCap, B.getInt64(1 << 16)), B.getInt64(1 << 16), NewCap);
+  FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
+  Value *NB = B.CreateCall(Realloc, {B.CreateLoad(Ptr, BaseP), NewCap});
+  B.CreateStore(NB, BaseP);
+  B.CreateStore(NewCap, CapP);
+  B.CreateRetVoid();
+  return F;
+}
+
+bool isKnownInactiveCallee(StringRef N) {
+  return StringSwitch<bool>(N)
+      .Cases({"printf", "fprintf", "puts", "putchar", "fputs", "fputc", "fflush", "fwrite"}, true)
+      .Cases({"sprintf", "snprintf", "vprintf", "vfprintf", "perror", "__printf_chk"}, true)
+      .Cases({"__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "write"}, true)
+      .Cases({"time", "clock", "clock_gettime", "gettimeofday", "rand", "srand", "random"}, true)
+      .Cases({"exit", "abort", "__assert_fail", "__cxa_pure_virtual", "strlen", "strcmp"}, true)
+      .Cases({"memcmp", "getenv", "atoi", "atof", "strtod", "strtol", "fopen", "fclose"}, true)
+      .Default(false);
+}
+
+} // namespace synthase

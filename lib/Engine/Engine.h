@@ -1,0 +1,87 @@
+// The engine: one generated function per (function, mode, activities, width), cached in the module,
+// plus what forward and reverse generation share (shadow globals, the simplifier, type tests).
+#pragma once
+#include "Activity/DiffCall.h"
+#include "Analysis/Preprocess.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include <map>
+#include <tuple>
+
+namespace synthase {
+
+/// True when values of this type carry derivatives (floats, float vectors, aggregates of them).
+bool carriesDerivative(llvm::Type *T);
+
+struct Signature {
+  llvm::Function *Fn;
+  DiffMode Mode;
+  std::vector<ArgKind> Acts;
+  unsigned Width;
+  bool RetPrimal;  // forward: return the primal too
+  bool RetActive;  // forward: return the tangent; reverse: the return value is active
+  bool operator<(const Signature &O) const {
+    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive) <
+           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive);
+  }
+};
+
+/// Reverse mode splits every function in two sharing one tape: the augmented forward sweep runs
+/// the primal and records what the reverse sweep needs; the reverse sweep pops it backwards.
+struct GradientPair {
+  llvm::Function *Augmented = nullptr; ///< (args+shadows, tape*) -> primal return
+  llvm::Function *Reverse = nullptr;   ///< (args+shadows, [dret], tape*) -> adjoints of Out args
+};
+
+class Engine {
+public:
+  explicit Engine(llvm::Module &M) : M(M) {}
+
+  /// Forward mode: (args, each Dup argument followed by Width shadows) ->
+  /// {primal if RetPrimal, Width tangents if RetActive} (a single value is returned unwrapped).
+  llvm::Function *tangentFunction(const Signature &S);
+  /// Reverse mode pair, see GradientPair.
+  GradientPair gradientPair(const Signature &S);
+
+  /// The simplified clone of F that generators read (cached).
+  llvm::Function *primalOf(llvm::Function *F);
+
+  /// A zero-initialised shadow (one per vector lane) for a writable global holding float data.
+  llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G, unsigned Lane = 0);
+  /// The shadow of a constant pointer expression (a global or a constant GEP into one), or null.
+  llvm::Constant *shadowConstant(llvm::Constant *C, unsigned Lane = 0);
+  /// Every shadow global a generated function (and its callees) may touch.
+  const llvm::SmallPtrSet<llvm::GlobalVariable *, 4> &shadowGlobals() const { return ShadowGlobals; }
+
+  /// Functions this engine generated (issue: inlining post-pass identifies them by this record).
+  const llvm::SmallPtrSet<llvm::Function *, 16> &generated() const { return Generated; }
+  void noteGenerated(llvm::Function *F) { Generated.insert(F); }
+
+  Simplifier &simplifier() { return S; }
+  llvm::Module &module() { return M; }
+  /// Drops the simplified clones once lowering is done.
+  void cleanup();
+
+  /// The tape's runtime state type: { ptr base, i64 top, i64 capacity }.
+  llvm::StructType *tapeType();
+  /// Helper functions for the tape (grow on push), created once per module.
+  llvm::Function *tapeGrowFunction();
+
+private:
+  llvm::Module &M;
+  Simplifier S;
+  std::map<Signature, llvm::Function *> Tangents;
+  std::map<Signature, GradientPair> Gradients;
+  llvm::DenseMap<llvm::Function *, llvm::Function *> Primals;
+  std::map<std::pair<llvm::GlobalVariable *, unsigned>, llvm::GlobalVariable *> Shadows;
+  llvm::SmallPtrSet<llvm::GlobalVariable *, 4> ShadowGlobals;
+  llvm::SmallPtrSet<llvm::Function *, 16> Generated;
+  llvm::StructType *TapeTy = nullptr;
+};
+
+/// Kinds of external callee the engine knows to carry no derivative (I/O, clocks, RNG, aborts).
+bool isKnownInactiveCallee(llvm::StringRef Name);
+
+} // namespace synthase

@@ -1,0 +1,502 @@
+// Forward mode: the tangent function carries, next to every primal value, its tangent in each lane
+// of the vector width. Tangents are created right after the primal instruction they belong to,
+// so the primal and its derivative share one pass over the data.
+#include "Engine/Clone.h"
+#include "Engine/Engine.h"
+#include "Rules/Rules.h"
+#include "Support/Diagnostics.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Analysis/ValueTracking.h"
+
+using namespace llvm;
+
+namespace synthase {
+namespace {
+
+using Lanes = SmallVector<Value *, 4>;
+
+class TangentGen {
+public:
+  TangentGen(Engine &E, const Signature &S, Function *Src) : E(E), Sig(S), Src(Src), W(S.Width) {}
+  Function *run(Function *NF, ClonedBody &CB);
+  ValueToValueMapTy VMap; ///< primal clone: Src value -> value in the generated function
+
+private:
+  Engine &E;
+  const Signature &Sig;
+  Function *Src;
+  unsigned W;
+  DenseMap<const Value *, Lanes> Tan;
+  SmallVector<std::pair<PHINode *, SmallVector<PHINode *, 4>>, 8> PendingPhis;
+  SmallPtrSet<const Value *, 4> NoNeedArgs;
+  bool Failed = false;
+
+  Value *primal(Value *V) {
+    auto It = VMap.find(V);
+    return It == VMap.end() ? V : (Value *)It->second;
+  }
+  /// The lanes of V's tangent, or empty when the tangent is zero (or V has no shadow).
+  ArrayRef<Value *> lanes(Value *V) {
+    auto It = Tan.find(V);
+    if (It != Tan.end())
+      return It->second;
+    if (auto *C = dyn_cast<Constant>(V))
+      if (C->getType()->isPointerTy()) {
+        Lanes L;
+        for (unsigned l = 0; l < W; ++l) {
+          Constant *S = E.shadowConstant(C, l);
+          if (!S)
+            return {};
+          L.push_back(S);
+        }
+        return Tan[V] = L;
+      }
+    return {};
+  }
+  Value *lane(Value *V, unsigned l) {
+    ArrayRef<Value *> L = lanes(V);
+    return L.empty() ? zeroOf(V->getType()) : L[l];
+  }
+  bool active(Value *V) { return !lanes(V).empty(); }
+  void fail(Instruction *I, const Twine &Msg, const Twine &Hint = "") {
+    reportError(Sig.Fn, I, Msg, Hint);
+    Failed = true;
+  }
+
+  void visit(Instruction *I, Instruction *C);
+  void visitCall(CallBase *I, CallBase *C, IRBuilder<> &B);
+  void visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IRBuilder<> &B);
+  void visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B);
+  void finishReturn(ReturnInst *R);
+};
+
+void TangentGen::visit(Instruction *I, Instruction *C) {
+  IRBuilder<> B(C->getParent(), isa<PHINode>(C) ? C->getParent()->getFirstInsertionPt()
+                                                 : std::next(C->getIterator()));
+  B.SetCurrentDebugLocation(C->getDebugLoc());
+  Type *T = I->getType();
+
+  if (auto *P = dyn_cast<PHINode>(I)) {
+    if (!carriesDerivative(T) && !T->isPointerTy())
+      return;
+    SmallVector<PHINode *, 4> TP;
+    IRBuilder<> PB(cast<Instruction>(C)->getParent(), cast<Instruction>(C)->getParent()->begin());
+    for (unsigned l = 0; l < W; ++l)
+      TP.push_back(PB.CreatePHI(T, P->getNumIncomingValues(), P->getName() + ".tan"));
+    Tan[I] = Lanes(TP.begin(), TP.end());
+    PendingPhis.push_back({P, TP});
+    return;
+  }
+
+  switch (classify(I)) {
+  case RuleClass::Inactive:
+    return;
+  case RuleClass::Local: {
+    const LocalRule *R = findLocalRule(I);
+    SmallVector<std::pair<unsigned, Value *>, 3> Partials;
+    for (unsigned Pos : differentiableOperands(R, I))
+      if (active(ruleOperand(I, Pos)))
+        Partials.push_back({Pos, localPartial(R, I, Pos, B, [&](Value *V) { return primal(V); })});
+    if (Partials.empty())
+      return;
+    Lanes Out;
+    for (unsigned l = 0; l < W; ++l) {
+      Value *Acc = nullptr;
+      for (auto &[Pos, D] : Partials) {
+        Value *Term = B.CreateFMul(D, lane(ruleOperand(I, Pos), l));
+        Acc = Acc ? B.CreateFAdd(Acc, Term) : Term;
+      }
+      Out.push_back(Acc);
+    }
+    Tan[I] = Out;
+    return;
+  }
+  case RuleClass::Unknown:
+    if (any_of(I->operands(), [&](Use &U) { return active(U.get()); }))
+      fail(I, "no derivative rule for this instruction",
+           "file an issue with this instruction; as a workaround mark its inputs enzyme_const");
+    return;
+  case RuleClass::Structural:
+    break;
+  }
+
+  if (auto *CB = dyn_cast<CallBase>(I))
+    return visitCall(CB, cast<CallBase>(C), B);
+  if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AllocaInst>(I) || isa<AtomicRMWInst>(I) ||
+      isa<AtomicCmpXchgInst>(I))
+    return visitMemory(I, C, B);
+  if (isa<ReturnInst>(I))
+    return; // handled once every block is done
+
+  // Linear data movement: apply the same operation to the tangents.
+  auto mapLinear = [&](auto Make) {
+    bool Any = any_of(I->operands(), [&](Use &U) { return active(U.get()); });
+    if (!Any)
+      return;
+    Lanes Out;
+    for (unsigned l = 0; l < W; ++l)
+      Out.push_back(Make(l));
+    Tan[I] = Out;
+  };
+  switch (I->getOpcode()) {
+  case Instruction::FPTrunc:
+  case Instruction::FPExt:
+    return mapLinear([&](unsigned l) { return B.CreateFPCast(lane(I->getOperand(0), l), T); });
+  case Instruction::BitCast:
+    if (carriesDerivative(T) && carriesDerivative(I->getOperand(0)->getType()))
+      return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
+    if (T->isPointerTy())
+      return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
+    if (active(I->getOperand(0)))
+      fail(I, "bitcast between a float and a non-float type", "reinterpreting float bits is not differentiable");
+    return;
+  case Instruction::AddrSpaceCast:
+    return mapLinear([&](unsigned l) { return B.CreateAddrSpaceCast(lane(I->getOperand(0), l), T); });
+  case Instruction::GetElementPtr: {
+    auto *G = cast<GetElementPtrInst>(I);
+    if (!active(G->getPointerOperand()))
+      return;
+    auto *GC = cast<GetElementPtrInst>(C);
+    SmallVector<Value *, 4> Idx(GC->indices());
+    return mapLinear([&](unsigned l) {
+      return B.CreateGEP(G->getSourceElementType(), lane(G->getPointerOperand(), l), Idx,
+                         G->getName() + ".shadow", G->getNoWrapFlags());
+    });
+  }
+  case Instruction::Select: {
+    auto *S = cast<SelectInst>(I);
+    if (!carriesDerivative(T) && !T->isPointerTy())
+      return;
+    Value *Cond = primal(S->getCondition());
+    return mapLinear([&](unsigned l) {
+      return B.CreateSelect(Cond, lane(S->getTrueValue(), l), lane(S->getFalseValue(), l));
+    });
+  }
+  case Instruction::ExtractElement:
+    return mapLinear([&](unsigned l) {
+      return B.CreateExtractElement(lane(I->getOperand(0), l), primal(I->getOperand(1)));
+    });
+  case Instruction::InsertElement:
+    return mapLinear([&](unsigned l) {
+      return B.CreateInsertElement(lane(I->getOperand(0), l), lane(I->getOperand(1), l),
+                                   primal(I->getOperand(2)));
+    });
+  case Instruction::ShuffleVector: {
+    auto *SV = cast<ShuffleVectorInst>(I);
+    return mapLinear([&](unsigned l) {
+      return B.CreateShuffleVector(lane(SV->getOperand(0), l), lane(SV->getOperand(1), l),
+                                   SV->getShuffleMask());
+    });
+  }
+  case Instruction::ExtractValue: {
+    auto *EV = cast<ExtractValueInst>(I);
+    if (!carriesDerivative(T) && !T->isPointerTy())
+      return;
+    return mapLinear([&](unsigned l) { return B.CreateExtractValue(lane(EV->getAggregateOperand(), l), EV->getIndices()); });
+  }
+  case Instruction::InsertValue: {
+    auto *IV = cast<InsertValueInst>(I);
+    return mapLinear([&](unsigned l) {
+      Value *In = lane(IV->getInsertedValueOperand(), l);
+      if (!carriesDerivative(In->getType()) && !In->getType()->isPointerTy())
+        In = zeroOf(In->getType());
+      return B.CreateInsertValue(lane(IV->getAggregateOperand(), l), In, IV->getIndices());
+    });
+  }
+  case Instruction::PtrToInt:
+  case Instruction::IntToPtr:
+  case Instruction::Freeze:
+  case Instruction::Br:
+  case Instruction::Switch:
+  case Instruction::Unreachable:
+  case Instruction::Fence:
+    return;
+  default:
+    break;
+  }
+  if (I->isBinaryOp() || I->isCast() || isa<CmpInst>(I))
+    return; // integer arithmetic carries no derivative
+  if (any_of(I->operands(), [&](Use &U) { return active(U.get()); }) || carriesDerivative(T))
+    fail(I, "forward mode does not support this instruction",
+         "if this value should carry no derivative, mark the inputs it depends on enzyme_const");
+}
+
+static Value *underlyingArg(Value *P) {
+  const Value *U = getUnderlyingObject(P, 12);
+  return const_cast<Value *>(U);
+}
+
+void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
+  if (auto *AI = dyn_cast<AllocaInst>(I)) {
+    Lanes L;
+    IRBuilder<> EB(C);
+    for (unsigned l = 0; l < W; ++l) {
+      auto *S = EB.CreateAlloca(AI->getAllocatedType(), primal(AI->getArraySize()), AI->getName() + ".shadow");
+      S->setAlignment(AI->getAlign());
+      L.push_back(S);
+    }
+    const DataLayout &DL = E.module().getDataLayout();
+    Value *Size = B.CreateMul(B.CreateZExtOrTrunc(primal(AI->getArraySize()), B.getInt64Ty()),
+                              B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
+    for (Value *S : L)
+      B.CreateMemSet(S, B.getInt8(0), Size, AI->getAlign());
+    Tan[I] = L;
+    return;
+  }
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    Type *T = LI->getType();
+    if (!(carriesDerivative(T) || T->isPointerTy()) || !active(LI->getPointerOperand()))
+      return;
+    Lanes L;
+    for (unsigned l = 0; l < W; ++l) {
+      auto *SL = B.CreateLoad(T, lane(LI->getPointerOperand(), l), LI->getName() + ".tan");
+      SL->setAlignment(LI->getAlign());
+      SL->setVolatile(LI->isVolatile());
+      L.push_back(SL);
+    }
+    Tan[I] = L;
+    return;
+  }
+  if (auto *SI = dyn_cast<StoreInst>(I)) {
+    Value *V = SI->getValueOperand(), *P = SI->getPointerOperand();
+    Type *T = V->getType();
+    bool Carries = carriesDerivative(T) || T->isPointerTy();
+    if (NoNeedArgs.count(underlyingArg(P)))
+      C->eraseFromParent(); // enzyme_dupnoneed: the primal result is not wanted
+    if (!Carries)
+      return;
+    if (!active(P)) {
+      if (active(V) && carriesDerivative(T))
+        fail(I, "an active value is stored through a pointer that has no shadow",
+             "pass this memory with enzyme_dup (and a shadow) instead of enzyme_const");
+      return;
+    }
+    for (unsigned l = 0; l < W; ++l) {
+      Value *TV = lane(V, l);
+      auto *SS = B.CreateStore(TV, lane(P, l));
+      SS->setAlignment(SI->getAlign());
+    }
+    return;
+  }
+  if (any_of(I->operands(), [&](Use &U) { return active(U.get()); }))
+    fail(I, "atomic memory operations on differentiated data are not supported");
+}
+
+void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
+  Function *Callee = I->getCalledFunction();
+  if (isIgnorableIntrinsic(I))
+    return;
+  if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
+    Value *Dst = MI->getDest();
+    if (!active(Dst))
+      return;
+    auto *MC = cast<MemIntrinsic>(C);
+    for (unsigned l = 0; l < W; ++l) {
+      if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
+        if (active(MT->getSource())) {
+          if (isa<MemMoveInst>(MT))
+            B.CreateMemMove(lane(Dst, l), MT->getDestAlign(), lane(MT->getSource(), l), MT->getSourceAlign(), MC->getLength());
+          else
+            B.CreateMemCpy(lane(Dst, l), MT->getDestAlign(), lane(MT->getSource(), l), MT->getSourceAlign(), MC->getLength());
+          continue;
+        }
+      }
+      B.CreateMemSet(lane(Dst, l), B.getInt8(0), MC->getLength(), MI->getDestAlign());
+    }
+    return;
+  }
+  switch (allocKind(Callee)) {
+  case AllocKind::Malloc:
+  case AllocKind::New:
+  case AllocKind::Calloc: {
+    Lanes L;
+    for (unsigned l = 0; l < W; ++l) {
+      SmallVector<Value *, 2> Args(C->args());
+      CallInst *S = B.CreateCall(C->getFunctionType(), C->getCalledOperand(), Args, I->getName() + ".shadow");
+      S->setAttributes(C->getAttributes());
+      if (allocKind(Callee) != AllocKind::Calloc)
+        B.CreateMemSet(S, B.getInt8(0), C->getArgOperand(0), MaybeAlign());
+      L.push_back(S);
+    }
+    Tan[I] = L;
+    return;
+  }
+  case AllocKind::Realloc: {
+    if (!active(I->getArgOperand(0)))
+      return;
+    Lanes L;
+    for (unsigned l = 0; l < W; ++l)
+      L.push_back(B.CreateCall(C->getFunctionType(), C->getCalledOperand(),
+                               {lane(I->getArgOperand(0), l), C->getArgOperand(1)}));
+    Tan[I] = L;
+    return;
+  }
+  case AllocKind::Free:
+  case AllocKind::Delete:
+    if (active(I->getArgOperand(0)))
+      for (unsigned l = 0; l < W; ++l)
+        B.CreateCall(C->getFunctionType(), C->getCalledOperand(), {lane(I->getArgOperand(0), l)});
+    return;
+  case AllocKind::None:
+    break;
+  }
+  bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return active(U.get()); });
+  if (Callee && !Callee->isDeclaration())
+    return visitDefinedCall(I, C, Callee, B);
+  if (!AnyActiveArg)
+    return; // an inactive call runs as it is
+  StringRef Name = Callee ? Callee->getName() : "";
+  if (Callee && isKnownInactiveCallee(Name))
+    return;
+  bool WritesActiveMemory = !I->onlyReadsMemory() && any_of(I->args(), [&](Use &U) {
+                              return U->getType()->isPointerTy() && active(U.get());
+                            });
+  if (carriesDerivative(I->getType()) || WritesActiveMemory || !Callee)
+    fail(I, Callee ? "cannot differentiate call to external function '" + Name + "': it has no body "
+                         "in this module and no known derivative"
+                   : Twine("cannot differentiate an indirect call on active data"),
+         Callee ? "compile its definition into the same module (or use -flto with the plugin at link "
+                  "time), or pass its inputs as enzyme_const"
+                : "call the function directly so its body is known");
+}
+
+void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IRBuilder<> &B) {
+  if (!isa<CallInst>(I)) {
+    fail(I, "invoke of a function on active data is not supported", "compile with -fno-exceptions");
+    return;
+  }
+  bool Any = any_of(I->args(), [&](Use &U) { return active(U.get()); });
+  if (!Any)
+    return;
+  Signature CS{Callee, DiffMode::Forward, {}, W, true, carriesDerivative(I->getType()) || I->getType()->isPointerTy()};
+  for (Use &U : I->args())
+    CS.Acts.push_back(active(U.get()) ? ArgKind::Dup : ArgKind::Const);
+  Function *TF = E.tangentFunction(CS);
+  if (!TF) {
+    Failed = true;
+    return;
+  }
+  SmallVector<Value *, 8> Args;
+  for (Use &U : I->args()) {
+    Args.push_back(primal(U.get()));
+    if (active(U.get()))
+      for (unsigned l = 0; l < W; ++l)
+        Args.push_back(lane(U.get(), l));
+  }
+  IRBuilder<> CBld(C);
+  CallInst *NC = CBld.CreateCall(TF, Args);
+  NC->setDebugLoc(C->getDebugLoc());
+  Type *RT = I->getType();
+  if (RT->isVoidTy()) {
+    C->eraseFromParent();
+    VMap[I] = nullptr;
+    return;
+  }
+  Value *Prim = CS.RetActive ? CBld.CreateExtractValue(NC, 0) : (Value *)NC;
+  C->replaceAllUsesWith(Prim);
+  C->eraseFromParent();
+  VMap[I] = Prim;
+  if (CS.RetActive) {
+    Lanes L;
+    for (unsigned l = 0; l < W; ++l)
+      L.push_back(CBld.CreateExtractValue(NC, 1 + l));
+    Tan[I] = L;
+  }
+}
+
+void TangentGen::finishReturn(ReturnInst *R) {
+  auto *RC = cast<ReturnInst>(VMap[R]);
+  IRBuilder<> B(RC);
+  Type *RT = RC->getFunction()->getReturnType();
+  if (RT->isVoidTy())
+    return;
+  SmallVector<Value *, 5> Parts;
+  Value *RV = R->getReturnValue();
+  if (Sig.RetPrimal)
+    Parts.push_back(primal(RV));
+  if (Sig.RetActive)
+    for (unsigned l = 0; l < W; ++l)
+      Parts.push_back(lane(RV, l));
+  Value *Out;
+  if (Parts.size() == 1) {
+    Out = Parts[0];
+  } else {
+    Out = PoisonValue::get(RT);
+    for (unsigned i = 0; i < Parts.size(); ++i)
+      Out = B.CreateInsertValue(Out, Parts[i], i);
+  }
+  B.CreateRet(Out);
+  RC->eraseFromParent();
+}
+
+Function *TangentGen::run(Function *NF, ClonedBody &CB) {
+  for (Argument &A : Src->args())
+    if (!CB.ArgShadows[A.getArgNo()].empty()) {
+      Tan[&A] = CB.ArgShadows[A.getArgNo()];
+      if (Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed)
+        NoNeedArgs.insert(&A);
+    }
+  ReversePostOrderTraversal<Function *> RPO(Src);
+  SmallVector<ReturnInst *, 2> Rets;
+  for (BasicBlock *BB : RPO) {
+    SmallVector<Instruction *, 32> Insts;
+    for (Instruction &I : *BB)
+      Insts.push_back(&I);
+    for (Instruction *I : Insts) {
+      auto It = VMap.find(I);
+      if (It == VMap.end() || !It->second)
+        continue;
+      visit(I, cast<Instruction>(It->second));
+      if (auto *R = dyn_cast<ReturnInst>(I))
+        Rets.push_back(R);
+    }
+  }
+  for (auto &[P, TP] : PendingPhis)
+    for (unsigned k = 0; k < P->getNumIncomingValues(); ++k) {
+      auto *Blk = cast<BasicBlock>(VMap[P->getIncomingBlock(k)]);
+      for (unsigned l = 0; l < W; ++l)
+        TP[l]->addIncoming(lane(P->getIncomingValue(k), l), Blk);
+    }
+  for (ReturnInst *R : Rets)
+    finishReturn(R);
+  if (Failed)
+    return nullptr;
+  return NF;
+}
+
+} // namespace
+
+Function *Engine::tangentFunction(const Signature &S) {
+  auto It = Tangents.find(S);
+  if (It != Tangents.end())
+    return It->second;
+  Function *Src = primalOf(S.Fn);
+  Type *RT = Src->getReturnType();
+  SmallVector<Type *, 5> RetParts;
+  if (!RT->isVoidTy()) {
+    if (S.RetPrimal)
+      RetParts.push_back(RT);
+    if (S.RetActive)
+      for (unsigned l = 0; l < S.Width; ++l)
+        RetParts.push_back(RT);
+  }
+  Type *NRT = RetParts.empty()     ? Type::getVoidTy(M.getContext())
+              : RetParts.size() == 1 ? RetParts[0]
+                                     : StructType::get(M.getContext(), RetParts);
+  TangentGen G(*this, S, Src);
+  ClonedBody CB = cloneWithShadows(*this, Src, S, {}, NRT, "fwddiffe_" + S.Fn->getName(), G.VMap);
+  Tangents[S] = CB.NF; // registered before the body is built, so recursion finds it
+  noteGenerated(CB.NF);
+  if (!G.run(CB.NF, CB)) {
+    CB.NF->deleteBody(); // keep the module valid: callers now see a declaration
+    return nullptr;
+  }
+  simplifier().simplifyGenerated(*CB.NF);
+  return CB.NF;
+}
+
+} // namespace synthase

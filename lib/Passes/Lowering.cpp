@@ -1,0 +1,280 @@
+// Lowering of AD call sites: each `__enzyme_autodiff*` / `__enzyme_fwddiff*` call becomes a call
+// of the generated derivative, its result repacked into whatever type the user declared.
+#include "Activity/DiffCall.h"
+#include "Engine/Engine.h"
+#include "Passes/Lowering.h"
+#include "Passes/Inlining.h"
+#include "Support/Diagnostics.h"
+#include "synthase/Synthase.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+std::vector<CallBase *> collectDiffCalls(Module &M) {
+  std::vector<CallBase *> Calls;
+  for (Function &F : M) {
+    if (!F.isDeclaration() || !entryPointMode(F.getName()))
+      continue;
+    for (User *U : F.users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        if (CB->getCalledOperand()->stripPointerCasts() == &F)
+          Calls.push_back(CB);
+  }
+  return Calls;
+}
+
+/// Writes the derivative results into the type the call site declared (double, a struct of
+/// adjoints, a C ABI-coerced struct such as <2 x float>, or an sret buffer), going through memory
+/// when the shapes differ: the user's struct has the natural layout of the values in order.
+static void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
+  CallBase *CB = DC.Call;
+  Type *CT = CB->getType();
+  const DataLayout &DL = CB->getModule()->getDataLayout();
+  if (Parts.empty()) {
+    if (!CT->isVoidTy())
+      CB->replaceAllUsesWith(Constant::getNullValue(CT));
+    return;
+  }
+  if (!DC.SRet && Parts.size() == 1) {
+    Value *V = Parts[0];
+    if (CT->isVoidTy())
+      return;
+    if (V->getType() == CT) {
+      CB->replaceAllUsesWith(V);
+      return;
+    }
+    if (V->getType()->isFloatingPointTy() && CT->isFloatingPointTy()) {
+      CB->replaceAllUsesWith(B.CreateFPCast(V, CT));
+      return;
+    }
+  }
+  SmallVector<Type *, 8> Tys;
+  for (Value *V : Parts)
+    Tys.push_back(V->getType());
+  auto *ST = StructType::get(CB->getContext(), Tys);
+  Value *Buf = DC.SRet;
+  if (!Buf) {
+    IRBuilder<> EB(&*CB->getFunction()->getEntryBlock().getFirstInsertionPt());
+    uint64_t Need = std::max(DL.getTypeAllocSize(ST).getFixedValue(),
+                             CT->isVoidTy() ? 0 : DL.getTypeAllocSize(CT).getFixedValue());
+    auto *AI = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), Need), nullptr, "synthase.result");
+    AI->setAlignment(Align(16));
+    Buf = AI;
+  }
+  for (unsigned i = 0; i < Parts.size(); ++i)
+    B.CreateStore(Parts[i], B.CreateStructGEP(ST, Buf, i));
+  if (!CT->isVoidTy() && !DC.SRet)
+    CB->replaceAllUsesWith(B.CreateLoad(CT, Buf));
+  else if (!CT->isVoidTy())
+    CB->replaceAllUsesWith(PoisonValue::get(CT));
+}
+
+static void zeroShadowGlobals(Engine &E, IRBuilder<> &B) {
+  const DataLayout &DL = E.module().getDataLayout();
+  for (GlobalVariable *G : E.shadowGlobals())
+    B.CreateMemSet(G, B.getInt8(0), DL.getTypeAllocSize(G->getValueType()), G->getAlign());
+}
+
+static bool lowerForward(Engine &E, DiffCall &DC) {
+  Type *RT = DC.Fn->getReturnType();
+  bool RetActive = carriesDerivative(RT);
+  Signature S{DC.Fn, DiffMode::Forward, {}, DC.Width, DC.ReturnPrimal && !RT->isVoidTy(), RetActive};
+  for (ArgSpec &A : DC.Args)
+    S.Acts.push_back(A.Kind);
+  Function *TF = E.tangentFunction(S);
+  if (!TF)
+    return false;
+  IRBuilder<> B(DC.Call);
+  B.SetCurrentDebugLocation(DC.Call->getDebugLoc());
+  zeroShadowGlobals(E, B);
+  SmallVector<Value *, 16> Args;
+  for (ArgSpec &A : DC.Args) {
+    Args.push_back(A.Primal);
+    Args.append(A.Shadows.begin(), A.Shadows.end());
+  }
+  CallInst *R = B.CreateCall(TF, Args);
+  SmallVector<Value *, 8> Parts;
+  if (!TF->getReturnType()->isVoidTy()) {
+    unsigned N = (S.RetPrimal ? 1 : 0) + (RetActive ? DC.Width : 0);
+    if (N == 1)
+      Parts.push_back(R);
+    else
+      for (unsigned i = 0; i < N; ++i)
+        Parts.push_back(B.CreateExtractValue(R, i));
+  }
+  deliverResult(DC, Parts, B);
+  return true;
+}
+
+static bool lowerReverse(Engine &E, DiffCall &DC) {
+  if (DC.Width != 1) {
+    reportError(DC.Call->getFunction(), DC.Call,
+                "__enzyme_autodiff: vector (enzyme_width > 1) reverse mode is not supported yet",
+                "call reverse mode once per output direction, or use forward vector mode");
+    return false;
+  }
+  Type *RT = DC.Fn->getReturnType();
+  bool RetActive = carriesDerivative(RT);
+  Signature S{DC.Fn, DiffMode::Reverse, {}, 1, DC.ReturnPrimal && !RT->isVoidTy(), RetActive};
+  for (ArgSpec &A : DC.Args)
+    S.Acts.push_back(A.Kind);
+  GradientPair GP = E.gradientPair(S);
+  if (!GP.Augmented || !GP.Reverse)
+    return false;
+  IRBuilder<> B(DC.Call);
+  B.SetCurrentDebugLocation(DC.Call->getDebugLoc());
+  zeroShadowGlobals(E, B);
+  StructType *TT = E.tapeType();
+  AllocaInst *Tape;
+  {
+    IRBuilder<> EB(&*DC.Call->getFunction()->getEntryBlock().getFirstInsertionPt());
+    Tape = EB.CreateAlloca(TT, nullptr, "synthase.tape");
+  }
+  B.CreateStore(Constant::getNullValue(TT), Tape);
+  SmallVector<Value *, 16> Args;
+  for (ArgSpec &A : DC.Args) {
+    Args.push_back(A.Primal);
+    Args.append(A.Shadows.begin(), A.Shadows.end());
+  }
+  SmallVector<Value *, 17> AugArgs(Args.begin(), Args.end());
+  AugArgs.push_back(Tape);
+  CallInst *Primal = B.CreateCall(GP.Augmented, AugArgs);
+  SmallVector<Value *, 17> RevArgs(Args.begin(), Args.end());
+  if (RetActive)
+    RevArgs.push_back(DC.DRet ? DC.DRet : ConstantFP::get(RT, 1.0));
+  RevArgs.push_back(Tape);
+  CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
+  FunctionCallee Free = E.module().getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
+  B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0))});
+  SmallVector<Value *, 8> Parts;
+  if (S.RetPrimal)
+    Parts.push_back(Primal);
+  Type *AT = Adj->getType();
+  if (auto *AST = dyn_cast<StructType>(AT)) {
+    for (unsigned i = 0; i < AST->getNumElements(); ++i)
+      Parts.push_back(B.CreateExtractValue(Adj, i));
+  } else if (!AT->isVoidTy()) {
+    Parts.push_back(Adj);
+  }
+  deliverResult(DC, Parts, B);
+  return true;
+}
+
+static void eraseCallAndMarkers(CallBase *CB) {
+  SmallVector<Value *, 16> Ops(CB->args());
+  if (!CB->getType()->isVoidTy() && !CB->use_empty())
+    CB->replaceAllUsesWith(PoisonValue::get(CB->getType()));
+  CB->eraseFromParent();
+  for (Value *V : Ops)
+    if (auto *I = dyn_cast<Instruction>(V))
+      if (I->use_empty() && !I->mayHaveSideEffects())
+        I->eraseFromParent();
+}
+
+/// Markers are only ever declared by users (`extern int enzyme_dup;`): drop every use left, so the
+/// program links even at -O0, and drop the declarations themselves.
+static void removeMarkerGlobals(Module &M) {
+  SmallVector<GlobalVariable *, 8> Dead;
+  for (GlobalVariable &G : M.globals()) {
+    if (!G.getName().starts_with("enzyme_"))
+      continue;
+    SmallVector<User *, 8> Users(G.users());
+    for (User *U : Users)
+      if (auto *LI = dyn_cast<LoadInst>(U))
+        if (LI->use_empty())
+          LI->eraseFromParent();
+    if (G.use_empty() && (G.isDeclaration() || G.hasLocalLinkage()))
+      Dead.push_back(&G);
+  }
+  for (GlobalVariable *G : Dead)
+    G->eraseFromParent();
+}
+
+bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
+  std::vector<CallBase *> Calls = collectDiffCalls(M);
+  if (Calls.empty())
+    return false;
+  bool Changed = false;
+  for (CallBase *CB : Calls) {
+    auto Mode = entryPointMode(CB->getCalledOperand()->stripPointerCasts()->getName());
+    Function *Target = differentiatedFunction(CB->getArgOperand(
+        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+    if (Target && Target->isDeclaration()) {
+      if (O.When == Stage::Compile)
+        continue; // full LTO may still bring the body
+      const char *Why =
+          O.When == Stage::ThinLTO
+              ? "ThinLTO splits the program into modules, so the body is not visible here"
+              : "it has no body in this module";
+      reportError(CB->getFunction(), CB,
+                  "cannot differentiate '" + Target->getName() + "': " + Why,
+                  "use full LTO: clang -flto=full (Rust: -C lto=fat -C linker-plugin-lto) with the "
+                  "plugin loaded at link time (-Wl,--load-pass-plugin=Synthase.so)");
+      eraseCallAndMarkers(CB);
+      Changed = true;
+      continue;
+    }
+    std::optional<DiffCall> DC = parseDiffCall(CB, *Mode);
+    bool OK = false;
+    if (DC)
+      OK = *Mode == DiffMode::Forward ? lowerForward(E, *DC) : lowerReverse(E, *DC);
+    (void)OK;
+    eraseCallAndMarkers(CB);
+    Changed = true;
+  }
+  removeMarkerGlobals(M);
+  return Changed;
+}
+
+bool lowerModule(Module &M, const Options &O) {
+  if (O.PrintBefore)
+    M.print(errs() << "; *** Synthase: module before AD ***\n", nullptr);
+  Engine E(M);
+  bool Changed = expandDeclarativeFrontDoor(M);
+  if (O.PrintPasses)
+    errs() << "synthase: lowering AD call sites\n";
+  Changed |= lowerDiffCalls(M, O, E);
+  if (Changed) {
+    if (O.PrintPasses)
+      errs() << "synthase: inlining post-pass\n";
+    applyInliningPostPass(M, E, O);
+    E.cleanup();
+  }
+  removeUnusedEntryPoints(M);
+  if (O.PrintAfter)
+    M.print(errs() << "; *** Synthase: module after AD ***\n", nullptr);
+  return Changed;
+}
+
+bool parseOptions(const std::string &Text, Options &O, std::string &Error) {
+  StringRef Rest = Text;
+  while (!Rest.empty()) {
+    auto [Tok, Tail] = Rest.split(';');
+    Rest = Tail;
+    for (StringRef T : llvm::split(Tok, ',')) {
+      T = T.trim();
+      if (T.empty())
+        continue;
+      if (T == "no-postopt") O.PostOpt = false;
+      else if (T == "postopt") O.PostOpt = true;
+      else if (T == "print-before") O.PrintBefore = true;
+      else if (T == "print-after") O.PrintAfter = true;
+      else if (T == "print-passes") O.PrintPasses = true;
+      else if (T.size() == 2 && T[0] == 'O' && T[1] >= '0' && T[1] <= '3') O.OptLevel = T[1] - '0';
+      else {
+        Error = ("unknown synthase option '" + T + "' (known: no-postopt, print-before, "
+                 "print-after, print-passes, O0..O3)").str();
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+} // namespace synthase

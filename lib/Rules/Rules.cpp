@@ -1,0 +1,409 @@
+#include "Rules/Rules.h"
+#include "Rules/SpecialFunctions.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include <numbers>
+
+using namespace llvm;
+
+namespace synthase {
+
+namespace {
+/// What a rule sees: the builder and lazy access to primal operands and result.
+struct Ctx {
+  IRBuilder<> &B;
+  const Instruction *I;
+  PrimalFn P;
+  Type *T; // floating type of the differentiated operands
+
+  Value *x(unsigned i) { return P(ruleOperand(I, i)); }
+  Value *y() { return P(const_cast<Instruction *>(I)); }
+  Value *c(double v) { return ConstantFP::get(T, v); }
+  Value *un(Intrinsic::ID Id, Value *A) { return B.CreateUnaryIntrinsic(Id, A); }
+  Value *bin(Intrinsic::ID Id, Value *A, Value *Bv) { return B.CreateBinaryIntrinsic(Id, A, Bv); }
+  Value *mul(Value *A, Value *Bv) { return B.CreateFMul(A, Bv); }
+  Value *div(Value *A, Value *Bv) { return B.CreateFDiv(A, Bv); }
+  Value *add(Value *A, Value *Bv) { return B.CreateFAdd(A, Bv); }
+  Value *sub(Value *A, Value *Bv) { return B.CreateFSub(A, Bv); }
+  Value *neg(Value *A) { return B.CreateFNeg(A); }
+  Value *sq(Value *A) { return mul(A, A); }
+  Value *recip(Value *A) { return div(c(1.0), A); }
+  /// 1 where the condition holds, 0 elsewhere (lane-wise for vectors).
+  Value *indicator(Value *Cond) { return B.CreateSelect(Cond, c(1.0), c(0.0)); }
+};
+using PartialFn = Value *(*)(Ctx &, unsigned);
+} // namespace
+
+struct LocalRule {
+  const char *Name;
+  unsigned Arity;      // number of floating operands the rule differentiates (positions 0..Arity-1)
+  PartialFn Partial;
+};
+
+static const double Ln2 = std::numbers::ln2, Ln10 = std::numbers::ln10;
+static const double TwoOverSqrtPi = 2.0 * std::numbers::inv_sqrtpi;
+
+// Each entry: d result / d operand[i]. `y` is the primal result, `x(i)` the primal operands.
+static const LocalRule Table[] = {
+    // Arithmetic.
+    {"fadd", 2, [](Ctx &c, unsigned) { return c.c(1.0); }},
+    {"fsub", 2, [](Ctx &c, unsigned i) { return c.c(i == 0 ? 1.0 : -1.0); }},
+    {"fneg", 1, [](Ctx &c, unsigned) { return c.c(-1.0); }},
+    {"fmul", 2, [](Ctx &c, unsigned i) { return c.x(1 - i); }},
+    {"fdiv", 2,
+     [](Ctx &c, unsigned i) {
+       // d(a/b)/da = 1/b,  d(a/b)/db = -a/b².
+       return i == 0 ? c.recip(c.x(1)) : c.neg(c.div(c.x(0), c.sq(c.x(1))));
+     }},
+    {"frem", 2,
+     [](Ctx &c, unsigned i) {
+       // a - b·trunc(a/b): the quotient is piecewise constant.
+       return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::trunc, c.div(c.x(0), c.x(1))));
+     }},
+    {"fmod", 2,
+     [](Ctx &c, unsigned i) {
+       return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::trunc, c.div(c.x(0), c.x(1))));
+     }},
+    {"fma", 3, [](Ctx &c, unsigned i) { return i == 2 ? c.c(1.0) : c.x(1 - i); }},
+    // Powers and roots.
+    {"sqrt", 1, [](Ctx &c, unsigned) { return c.div(c.c(0.5), c.y()); }},
+    {"cbrt", 1, [](Ctx &c, unsigned) { return c.div(c.y(), c.mul(c.c(3.0), c.x(0))); }},
+    {"pow", 2,
+     [](Ctx &c, unsigned i) {
+       // d(a^b)/da = b·a^(b-1),  d(a^b)/db = a^b·ln a.
+       if (i == 0)
+         return c.mul(c.x(1), c.bin(Intrinsic::pow, c.x(0), c.sub(c.x(1), c.c(1.0))));
+       return c.mul(c.y(), c.un(Intrinsic::log, c.x(0)));
+     }},
+    {"powi", 1,
+     [](Ctx &c, unsigned) -> Value * {
+       Value *N = ruleOperand(c.I, 1);
+       Value *Np = c.P(N);
+       Value *NFp = c.B.CreateSIToFP(Np, c.T);
+       Value *Nm1 = c.B.CreateSub(Np, ConstantInt::get(Np->getType(), 1));
+       Value *Pw = c.B.CreateIntrinsic(Intrinsic::powi, {c.T, Np->getType()}, {c.x(0), Nm1});
+       return c.mul(NFp, Pw);
+     }},
+    {"hypot", 2, [](Ctx &c, unsigned i) { return c.div(c.x(i), c.y()); }},
+    // Exponentials and logarithms.
+    {"exp", 1, [](Ctx &c, unsigned) { return c.y(); }},
+    {"exp2", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), c.c(Ln2)); }},
+    {"exp10", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), c.c(Ln10)); }},
+    {"expm1", 1, [](Ctx &c, unsigned) { return c.add(c.y(), c.c(1.0)); }},
+    {"log", 1, [](Ctx &c, unsigned) { return c.recip(c.x(0)); }},
+    {"log2", 1, [](Ctx &c, unsigned) { return c.recip(c.mul(c.x(0), c.c(Ln2))); }},
+    {"log10", 1, [](Ctx &c, unsigned) { return c.recip(c.mul(c.x(0), c.c(Ln10))); }},
+    {"log1p", 1, [](Ctx &c, unsigned) { return c.recip(c.add(c.x(0), c.c(1.0))); }},
+    // Trigonometric.
+    {"sin", 1, [](Ctx &c, unsigned) { return c.un(Intrinsic::cos, c.x(0)); }},
+    {"cos", 1, [](Ctx &c, unsigned) { return c.neg(c.un(Intrinsic::sin, c.x(0))); }},
+    {"tan", 1, [](Ctx &c, unsigned) { return c.add(c.c(1.0), c.sq(c.y())); }},
+    {"asin", 1,
+     [](Ctx &c, unsigned) { return c.recip(c.un(Intrinsic::sqrt, c.sub(c.c(1.0), c.sq(c.x(0))))); }},
+    {"acos", 1,
+     [](Ctx &c, unsigned) {
+       return c.neg(c.recip(c.un(Intrinsic::sqrt, c.sub(c.c(1.0), c.sq(c.x(0))))));
+     }},
+    {"atan", 1, [](Ctx &c, unsigned) { return c.recip(c.add(c.c(1.0), c.sq(c.x(0)))); }},
+    {"atan2", 2,
+     [](Ctx &c, unsigned i) {
+       // atan2(a, b): d/da = b/(a²+b²), d/db = -a/(a²+b²).
+       Value *R2 = c.add(c.sq(c.x(0)), c.sq(c.x(1)));
+       return i == 0 ? c.div(c.x(1), R2) : c.neg(c.div(c.x(0), R2));
+     }},
+    // Hyperbolic.
+    {"sinh", 1, [](Ctx &c, unsigned) { return c.un(Intrinsic::cosh, c.x(0)); }},
+    {"cosh", 1, [](Ctx &c, unsigned) { return c.un(Intrinsic::sinh, c.x(0)); }},
+    {"tanh", 1, [](Ctx &c, unsigned) { return c.sub(c.c(1.0), c.sq(c.y())); }},
+    {"asinh", 1,
+     [](Ctx &c, unsigned) { return c.recip(c.un(Intrinsic::sqrt, c.add(c.sq(c.x(0)), c.c(1.0)))); }},
+    {"acosh", 1,
+     [](Ctx &c, unsigned) { return c.recip(c.un(Intrinsic::sqrt, c.sub(c.sq(c.x(0)), c.c(1.0)))); }},
+    {"atanh", 1, [](Ctx &c, unsigned) { return c.recip(c.sub(c.c(1.0), c.sq(c.x(0)))); }},
+    // Special functions.
+    {"erf", 1,
+     [](Ctx &c, unsigned) {
+       return c.mul(c.c(TwoOverSqrtPi), c.un(Intrinsic::exp, c.neg(c.sq(c.x(0)))));
+     }},
+    {"erfc", 1,
+     [](Ctx &c, unsigned) {
+       return c.mul(c.c(-TwoOverSqrtPi), c.un(Intrinsic::exp, c.neg(c.sq(c.x(0)))));
+     }},
+    {"tgamma", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), emitDigamma(c.B, c.x(0))); }},
+    {"lgamma", 1, [](Ctx &c, unsigned) { return emitDigamma(c.B, c.x(0)); }},
+    // Piecewise.
+    {"fabs", 1,
+     [](Ctx &c, unsigned) { return c.bin(Intrinsic::copysign, c.c(1.0), c.x(0)); }},
+    {"copysign", 1,
+     [](Ctx &c, unsigned) {
+       // ±1: +1 where the magnitude's sign already matches the sign source.
+       Value *SA = c.bin(Intrinsic::copysign, c.c(1.0), c.x(0));
+       Value *SB = c.bin(Intrinsic::copysign, c.c(1.0), c.x(1));
+       return c.mul(SA, SB);
+     }},
+    {"fmax", 2,
+     [](Ctx &c, unsigned i) {
+       Value *PickA = c.B.CreateFCmpUGE(c.x(0), c.x(1)); // NaN in b picks a, as fmax does
+       Value *A = c.indicator(PickA);
+       return i == 0 ? A : c.sub(c.c(1.0), A);
+     }},
+    {"fmin", 2,
+     [](Ctx &c, unsigned i) {
+       Value *PickA = c.B.CreateFCmpULE(c.x(0), c.x(1));
+       Value *A = c.indicator(PickA);
+       return i == 0 ? A : c.sub(c.c(1.0), A);
+     }},
+    {"ldexp", 1,
+     [](Ctx &c, unsigned) -> Value * {
+       Value *N = c.P(ruleOperand(c.I, 1));
+       return c.B.CreateIntrinsic(Intrinsic::ldexp, {c.T, N->getType()}, {c.c(1.0), N});
+     }},
+    {"frexp", 1,
+     [](Ctx &c, unsigned) -> Value * {
+       // mantissa = x·2^-e, with e written through the second argument by the call.
+       Value *EPtr = c.P(ruleOperand(c.I, 1));
+       Value *E = c.B.CreateLoad(c.B.getInt32Ty(), EPtr);
+       return c.B.CreateIntrinsic(Intrinsic::ldexp, {c.T, E->getType()},
+                                  {c.c(1.0), c.B.CreateNeg(E)});
+     }},
+    {"modf", 1, [](Ctx &c, unsigned) { return c.c(1.0); }},
+};
+
+static const LocalRule *ruleNamed(StringRef N) {
+  static const StringMap<const LocalRule *> Map = [] {
+    StringMap<const LocalRule *> M;
+    for (const LocalRule &R : Table)
+      M[R.Name] = &R;
+    return M;
+  }();
+  auto It = Map.find(N);
+  return It == Map.end() ? nullptr : It->second;
+}
+
+// libm functions whose result is piecewise constant: the derivative is zero almost everywhere.
+static bool isZeroDerivativeMath(StringRef N) {
+  return StringSwitch<bool>(N)
+      .Cases({"floor", "ceil", "trunc", "round", "rint", "nearbyint", "roundeven"}, true)
+      .Cases({"lround", "llround", "lrint", "llrint", "ilogb", "signbit"}, true)
+      .Default(false);
+}
+
+static bool isMathNameKnown(StringRef N) { return ruleNamed(N) || isZeroDerivativeMath(N); }
+
+StringRef canonicalMathName(const Function *F) {
+  if (!F || !F->isDeclaration())
+    return "";
+  StringRef N = F->getName();
+  N.consume_front("__");
+  N.consume_back("_finite");
+  // Instruction-only entries of the table are not library functions.
+  if (StringSwitch<bool>(N).Cases({"fadd", "fsub", "fneg", "fmul", "fdiv", "frem", "powi"}, true)
+          .Default(false))
+    return "";
+  if (isMathNameKnown(N))
+    return N;
+  if (N.size() > 1 && (N.back() == 'f' || N.back() == 'l')) {
+    StringRef Base = N.drop_back();
+    if (isMathNameKnown(Base))
+      return Base;
+  }
+  if (N == "scalbn" || N == "scalbnf" || N == "scalbnl")
+    return "ldexp";
+  if (N == "pow10")
+    return "exp10";
+  return "";
+}
+
+static StringRef intrinsicRuleName(Intrinsic::ID Id) {
+  switch (Id) {
+  case Intrinsic::sqrt: return "sqrt";
+  case Intrinsic::pow: return "pow";
+  case Intrinsic::powi: return "powi";
+  case Intrinsic::exp: return "exp";
+  case Intrinsic::exp2: return "exp2";
+  case Intrinsic::exp10: return "exp10";
+  case Intrinsic::log: return "log";
+  case Intrinsic::log2: return "log2";
+  case Intrinsic::log10: return "log10";
+  case Intrinsic::sin: return "sin";
+  case Intrinsic::cos: return "cos";
+  case Intrinsic::tan: return "tan";
+  case Intrinsic::asin: return "asin";
+  case Intrinsic::acos: return "acos";
+  case Intrinsic::atan: return "atan";
+  case Intrinsic::atan2: return "atan2";
+  case Intrinsic::sinh: return "sinh";
+  case Intrinsic::cosh: return "cosh";
+  case Intrinsic::tanh: return "tanh";
+  case Intrinsic::fabs: return "fabs";
+  case Intrinsic::copysign: return "copysign";
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd: return "fma";
+  case Intrinsic::maxnum:
+  case Intrinsic::maximum:
+  case Intrinsic::maximumnum: return "fmax";
+  case Intrinsic::minnum:
+  case Intrinsic::minimum:
+  case Intrinsic::minimumnum: return "fmin";
+  case Intrinsic::ldexp: return "ldexp";
+  default: return "";
+  }
+}
+
+static bool isZeroDerivativeIntrinsic(Intrinsic::ID Id) {
+  switch (Id) {
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::round:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::roundeven:
+  case Intrinsic::lround:
+  case Intrinsic::llround:
+  case Intrinsic::lrint:
+  case Intrinsic::llrint:
+  case Intrinsic::is_fpclass:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isIgnorableIntrinsic(const Instruction *I) {
+  auto *II = dyn_cast<IntrinsicInst>(I);
+  if (!II)
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::donothing:
+  case Intrinsic::prefetch:
+  case Intrinsic::stacksave:
+  case Intrinsic::stackrestore:
+  case Intrinsic::dbg_declare:
+  case Intrinsic::dbg_value:
+  case Intrinsic::dbg_label:
+  case Intrinsic::var_annotation:
+  case Intrinsic::ptr_annotation:
+  case Intrinsic::annotation:
+  case Intrinsic::sideeffect:
+  case Intrinsic::pseudoprobe:
+  case Intrinsic::trap:
+  case Intrinsic::ubsantrap:
+  case Intrinsic::expect:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const LocalRule *findLocalRule(const Instruction *I) {
+  switch (I->getOpcode()) {
+  case Instruction::FAdd: return ruleNamed("fadd");
+  case Instruction::FSub: return ruleNamed("fsub");
+  case Instruction::FMul: return ruleNamed("fmul");
+  case Instruction::FDiv: return ruleNamed("fdiv");
+  case Instruction::FRem: return ruleNamed("frem");
+  case Instruction::FNeg: return ruleNamed("fneg");
+  default: break;
+  }
+  auto *CB = dyn_cast<CallBase>(I);
+  if (!CB)
+    return nullptr;
+  if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+    StringRef N = intrinsicRuleName(II->getIntrinsicID());
+    return N.empty() ? nullptr : ruleNamed(N);
+  }
+  StringRef N = canonicalMathName(CB->getCalledFunction());
+  return N.empty() ? nullptr : ruleNamed(N);
+}
+
+RuleClass classify(const Instruction *I) {
+  if (findLocalRule(I))
+    return RuleClass::Local;
+  if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+    Intrinsic::ID Id = II->getIntrinsicID();
+    if (isZeroDerivativeIntrinsic(Id) || isIgnorableIntrinsic(I))
+      return RuleClass::Inactive;
+    switch (Id) {
+    case Intrinsic::memcpy:
+    case Intrinsic::memmove:
+    case Intrinsic::memset:
+    case Intrinsic::memcpy_inline:
+    case Intrinsic::memset_inline:
+      return RuleClass::Structural;
+    default:
+      break;
+    }
+    // Integer-only intrinsics (umax, ctpop, ...) carry no float data.
+    bool TouchesFloat = II->getType()->isFPOrFPVectorTy();
+    for (const Value *A : II->args())
+      TouchesFloat |= A->getType()->isFPOrFPVectorTy();
+    return TouchesFloat ? RuleClass::Unknown : RuleClass::Inactive;
+  }
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    const Function *F = CB->getCalledFunction();
+    if (F && isZeroDerivativeMath(canonicalMathName(F)))
+      return RuleClass::Inactive;
+    return RuleClass::Structural; // calls to defined functions, allocators, unknown callees
+  }
+  switch (I->getOpcode()) {
+  case Instruction::FCmp:
+  case Instruction::ICmp:
+  case Instruction::FPToSI:
+  case Instruction::FPToUI:
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+    return RuleClass::Inactive;
+  default:
+    break;
+  }
+  if (I->isBinaryOp() || I->isCast() || isa<GetElementPtrInst>(I) || isa<AllocaInst>(I))
+    return I->getType()->isFPOrFPVectorTy() && !I->isCast() ? RuleClass::Unknown
+                                                              : RuleClass::Structural;
+  return RuleClass::Structural;
+}
+
+Value *ruleOperand(const Instruction *I, unsigned Pos) {
+  if (auto *CB = dyn_cast<CallBase>(I))
+    return CB->getArgOperand(Pos);
+  return I->getOperand(Pos);
+}
+
+SmallVector<unsigned, 3> differentiableOperands(const LocalRule *R, const Instruction *I) {
+  SmallVector<unsigned, 3> Out;
+  for (unsigned i = 0; i < R->Arity; ++i)
+    if (ruleOperand(I, i)->getType()->isFPOrFPVectorTy())
+      Out.push_back(i);
+  return Out;
+}
+
+Value *localPartial(const LocalRule *R, const Instruction *I, unsigned Pos, IRBuilder<> &B,
+                    PrimalFn Primal) {
+  Ctx C{B, I, Primal, ruleOperand(I, Pos)->getType()};
+  return R->Partial(C, Pos);
+}
+
+AllocKind allocKind(const Function *F) {
+  if (!F || !F->isDeclaration())
+    return AllocKind::None;
+  return StringSwitch<AllocKind>(F->getName())
+      .Cases({"malloc", "aligned_alloc"}, AllocKind::Malloc)
+      .Case("calloc", AllocKind::Calloc)
+      .Case("realloc", AllocKind::Realloc)
+      .Case("free", AllocKind::Free)
+      .Cases({"_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t"}, AllocKind::New)
+      .Cases({"_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"}, AllocKind::Delete)
+      .Default(AllocKind::None);
+}
+
+} // namespace synthase

@@ -1,0 +1,53 @@
+// The one table of local derivatives, shared by forward, reverse and vector mode.
+//
+// For an instruction y = f(x0, x1, ...) a rule gives the partial derivative dy/dxi as IR built from
+// primal values. Forward mode forms  ẏ = Σ (dy/dxi)·ẋi,  reverse mode  x̄i += (dy/dxi)·ȳ,  and vector
+// mode maps the same partials over every lane. Values are fetched through a callback so each mode
+// decides where a primal comes from (the live value in the forward sweep, the tape in reverse).
+#pragma once
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instruction.h"
+
+namespace synthase {
+
+struct LocalRule;
+
+/// How the engine treats an instruction's derivative.
+enum class RuleClass {
+  Inactive,   ///< carries no derivative (fcmp, rounding, integer ops, loads of indices, ...)
+  Local,      ///< an entry of the local-derivative table below
+  Structural, ///< linear data movement or memory/calls: each mode's generator handles it
+  Unknown,    ///< no rule: a float-carrying instruction or callee we cannot differentiate
+};
+
+RuleClass classify(const llvm::Instruction *I);
+
+/// The table entry for I (fp arithmetic, an intrinsic, or a bodiless libm function), or null.
+const LocalRule *findLocalRule(const llvm::Instruction *I);
+
+/// Operand positions (call argument index for calls) whose derivative the rule defines.
+llvm::SmallVector<unsigned, 3> differentiableOperands(const LocalRule *R, const llvm::Instruction *I);
+
+/// The operand at a rule position (call argument for calls, instruction operand otherwise).
+llvm::Value *ruleOperand(const llvm::Instruction *I, unsigned Pos);
+
+using PrimalFn = llvm::function_ref<llvm::Value *(llvm::Value *)>;
+
+/// Builds dy/dx_Pos at B's insertion point. Primal(V) maps a value of the original function
+/// (an operand of I, or I itself for its result) to the value usable at B.
+llvm::Value *localPartial(const LocalRule *R, const llvm::Instruction *I, unsigned Pos,
+                          llvm::IRBuilder<> &B, PrimalFn Primal);
+
+/// Canonical libm name for a declared function ("sinf" → "sin"), or "" if it is not libm.
+llvm::StringRef canonicalMathName(const llvm::Function *F);
+
+/// True for callees that allocate or free memory (malloc, calloc, realloc, free, new, delete).
+enum class AllocKind { None, Malloc, Calloc, Realloc, Free, New, Delete };
+AllocKind allocKind(const llvm::Function *F);
+
+/// True for calls that never carry derivatives and can be ignored by every mode
+/// (debug info, lifetime markers, assumes, ...).
+bool isIgnorableIntrinsic(const llvm::Instruction *I);
+
+} // namespace synthase

@@ -1,0 +1,23 @@
+// Diagnostics for code Synthase refuses: every message names the function, the instruction and,
+// with debug info, the source line, and ends with a hint of what the user can do.
+#pragma once
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+
+namespace synthase {
+
+/// Emits an error through the LLVMContext, so clang, lld and opt all report it and fail.
+void reportError(const llvm::Function *F, const llvm::Instruction *I, const llvm::Twine &Msg,
+                 const llvm::Twine &Hint = "");
+void reportWarning(const llvm::Function *F, const llvm::Instruction *I, const llvm::Twine &Msg);
+
+/// "file.c:12:3" for an instruction with debug info, "" otherwise.
+std::string sourceLocation(const llvm::Instruction *I);
+/// The instruction printed on one line, trimmed.
+std::string printInstruction(const llvm::Value *V);
+
+/// Number of errors reported so far in this process (used to stop generating after a failure).
+unsigned errorCount();
+
+} // namespace synthase

@@ -1,0 +1,31 @@
+# lit suite: structural checks (test/lit) and numeric integration programs (test/integration).
+import os
+import lit.formats
+
+config.name = "Synthase"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp", ".test", ".sh"]
+config.test_source_root = os.path.join(config.synthase_src, "test")
+config.test_exec_root = os.path.join(config.synthase_build, "test")
+config.excludes = ["unit", "Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "consumer"]
+
+b = config.synthase_build
+bindir = os.path.join(b, "bin")
+llvm = config.llvm_bin
+config.environment["PATH"] = os.pathsep.join([bindir, llvm, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for k in ("HOME", "TMPDIR", "CARGO_HOME", "RUSTUP_HOME"):
+    if k in os.environ:
+        config.environment[k] = os.environ[k]
+
+plugin = os.path.join(b, "lib", "Synthase.so")
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%synthase-cc", os.path.join(bindir, "synthase-cc")))
+config.substitutions.append(("%synthase-cxx", os.path.join(bindir, "synthase-c++")))
+config.substitutions.append(("%synthase-opt", os.path.join(bindir, "synthase-opt")))
+config.substitutions.append(("%opt", os.path.join(llvm, "opt") + " -load-pass-plugin=" + plugin))
+config.substitutions.append(("%clang", os.path.join(llvm, "clang")))
+config.substitutions.append(("%lld", os.path.join(llvm, "ld.lld")))
+config.substitutions.append(("%FileCheck", os.path.join(llvm, "FileCheck")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "integration", "Inputs")))
+config.substitutions.append(("%srcroot", config.synthase_src))
+config.substitutions.append(("%buildroot", b))
