@@ -1,5 +1,751 @@
+// Reverse mode. For a function f the engine emits
+//   augmented_f(args, shadows, tape)        the primal, plus shadow pointers, pushing to the tape
+//   reverse_f(args, shadows, [dret], tape)  the adjoint sweep, block by block backwards
+// Control flow is replayed from the predecessor index each multi-predecessor block records; the
+// primal values a block's reverse needs are recomputed there when cheap and pure (addresses,
+// integer arithmetic) and otherwise taken from the tape. Adjoints live in stack slots that
+// mem2reg promotes once generation is done.
+#include "Analysis/Activity.h"
+#include "Engine/Clone.h"
 #include "Engine/Engine.h"
+#include "Reverse/Tape.h"
+#include "Rules/Rules.h"
+#include "Support/Diagnostics.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+
 using namespace llvm;
+
 namespace synthase {
-GradientPair Engine::gradientPair(const Signature &S) { return {}; }
+namespace {
+
+struct RevBlock {
+  BasicBlock *Pops = nullptr;   // pops, newest request first
+  BasicBlock *Remat = nullptr;  // recomputed primal values
+  BasicBlock *Body = nullptr;   // adjoint code, then the branch to the predecessor's reverse
+};
+
+class GradientGen {
+public:
+  GradientGen(Engine &E, const Signature &S, Function *Src)
+      : E(E), Sig(S), Src(Src), DL(E.module().getDataLayout()) {}
+  bool run(GradientPair &Out);
+
+private:
+  Engine &E;
+  const Signature &Sig;
+  Function *Src;
+  const DataLayout &DL;
+  ActivityInfo Act;
+  bool Failed = false;
+
+  // Augmented forward sweep.
+  Function *Aug = nullptr;
+  ValueToValueMapTy VA;               // Src -> Aug primal
+  DenseMap<const Value *, Value *> ShA; // Src pointer -> its shadow in Aug
+  Value *TapeA = nullptr;
+  DenseMap<BasicBlock *, PHINode *> PredIndex; // Src block -> pred index phi in Aug
+  MapVector<BasicBlock *, SetVector<Value *>> Pushes; // Src block -> Aug values to push
+
+  // Reverse sweep.
+  Function *Rev = nullptr;
+  DenseMap<const Value *, Value *> RevArg;    // Src argument -> Rev argument
+  DenseMap<const Value *, Value *> RevArgSh;  // Src argument -> Rev shadow argument
+  Value *TapeR = nullptr, *DRet = nullptr;
+  DenseMap<BasicBlock *, RevBlock> RB;
+  DenseMap<std::pair<BasicBlock *, const Value *>, Value *> RevVal, RevSh;
+  DenseMap<const Value *, AllocaInst *> Slots;
+  BasicBlock *RevEntry = nullptr, *RevExit = nullptr;
+  IRBuilder<> *EntryB = nullptr;
+
+  void fail(const Instruction *I, const Twine &Msg, const Twine &Hint = "") {
+    reportError(Sig.Fn, I, Msg, Hint);
+    Failed = true;
+  }
+  bool shadowed(const Value *V) {
+    if (Act.isShadowed(V))
+      return true;
+    if (auto *C = dyn_cast<Constant>(V))
+      return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C));
+    return false;
+  }
+  bool active(const Value *V) { return Act.isActive(V); }
+  Value *augOf(Value *V) {
+    auto It = VA.find(V);
+    return It == VA.end() ? V : (Value *)It->second;
+  }
+
+  // ---- augmented forward sweep ----
+  void buildAugmented();
+  Value *augShadow(Value *P);
+  void augInstruction(Instruction *I);
+
+  // ---- reverse sweep ----
+  void buildReverse();
+  Value *revPrimal(Value *V, BasicBlock *B);
+  Value *revShadow(Value *P, BasicBlock *B);
+  Value *pushAndPop(Value *AugValue, Type *T, BasicBlock *B);
+  AllocaInst *slot(const Value *V);
+  void accumulate(IRBuilder<> &Bd, const Value *V, Value *D);
+  Value *takeAdjoint(IRBuilder<> &Bd, const Value *V);
+  void reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd);
+  void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
+  void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
+  Signature calleeSignature(CallBase *CB);
+};
+
+// ============================== augmented forward sweep ==============================
+
+Value *GradientGen::augShadow(Value *P) {
+  auto It = ShA.find(P);
+  if (It != ShA.end())
+    return It->second;
+  if (auto *C = dyn_cast<Constant>(P))
+    return E.shadowConstant(C);
+  return nullptr;
 }
+
+Signature GradientGen::calleeSignature(CallBase *CB) {
+  Function *G = CB->getCalledFunction();
+  Signature S{G, DiffMode::Reverse, {}, 1, false, carriesDerivative(CB->getType()) && active(CB)};
+  for (Use &U : CB->args()) {
+    Type *T = U->getType();
+    if (T->isPointerTy() && shadowed(U.get()))
+      S.Acts.push_back(ArgKind::Dup);
+    else if (carriesDerivative(T) && Act.Varied.count(U.get()))
+      S.Acts.push_back(ArgKind::Out);
+    else
+      S.Acts.push_back(ArgKind::Const);
+  }
+  return S;
+}
+
+static bool isDefinedCall(const Instruction *I) {
+  auto *CB = dyn_cast<CallBase>(I);
+  if (!CB || isa<IntrinsicInst>(I) || findLocalRule(I))
+    return false;
+  Function *G = CB->getCalledFunction();
+  return G && !G->isDeclaration();
+}
+
+void GradientGen::augInstruction(Instruction *I) {
+  auto *C = dyn_cast_or_null<Instruction>(augOf(I));
+  if (!C || C == I)
+    return;
+  Type *T = I->getType();
+  IRBuilder<> B(C->getParent(), isa<PHINode>(C) ? C->getParent()->getFirstInsertionPt()
+                                                 : std::next(C->getIterator()));
+  B.SetCurrentDebugLocation(C->getDebugLoc());
+  if (T->isPointerTy() && shadowed(I)) {
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      IRBuilder<> PB(C->getParent(), C->getParent()->begin());
+      ShA[I] = PB.CreatePHI(T, P->getNumIncomingValues(), I->getName() + ".shadow");
+    } else if (auto *G = dyn_cast<GetElementPtrInst>(I)) {
+      SmallVector<Value *, 4> Idx(cast<GetElementPtrInst>(C)->indices());
+      ShA[I] = B.CreateGEP(G->getSourceElementType(), augShadow(G->getPointerOperand()), Idx,
+                           I->getName() + ".shadow", G->getNoWrapFlags());
+    } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
+      ShA[I] = B.CreatePointerCast(augShadow(I->getOperand(0)), T);
+    } else if (auto *S = dyn_cast<SelectInst>(I)) {
+      Value *TV = augShadow(S->getTrueValue()), *FV = augShadow(S->getFalseValue());
+      ShA[I] = B.CreateSelect(augOf(S->getCondition()), TV ? TV : Constant::getNullValue(T),
+                              FV ? FV : Constant::getNullValue(T));
+    } else if (auto *LI = dyn_cast<LoadInst>(I)) {
+      ShA[I] = B.CreateAlignedLoad(T, augShadow(LI->getPointerOperand()), LI->getAlign(),
+                                   I->getName() + ".shadow");
+    } else if (auto *AI = dyn_cast<AllocaInst>(I)) {
+      // The shadow outlives this sweep (the reverse sweep needs it), so it lives on the heap.
+      Value *Size = B.CreateMul(B.CreateZExtOrTrunc(augOf(AI->getArraySize()), B.getInt64Ty()),
+                                B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
+      FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
+      ShA[I] = B.CreateCall(Calloc, {Size, B.getInt64(1)}, I->getName() + ".shadow");
+    } else if (auto *CB = dyn_cast<CallBase>(I)) {
+      AllocKind K = allocKind(CB->getCalledFunction());
+      if (K == AllocKind::Malloc || K == AllocKind::New || K == AllocKind::Calloc) {
+        SmallVector<Value *, 2> Args(cast<CallBase>(C)->args());
+        CallInst *S = B.CreateCall(cast<CallBase>(C)->getFunctionType(), cast<CallBase>(C)->getCalledOperand(), Args, I->getName() + ".shadow");
+        if (K != AllocKind::Calloc)
+          B.CreateMemSet(S, B.getInt8(0), Args[0], MaybeAlign());
+        ShA[I] = S;
+      } else {
+        fail(I, "reverse mode: a realloc or a pointer returned by a differentiated call is not supported",
+             "allocate with malloc/new in the differentiated function, or pass the buffer in");
+      }
+    }
+  }
+  if (auto *SI = dyn_cast<StoreInst>(I)) {
+    // Pointers stored into derivative memory carry their shadow along.
+    Value *V = SI->getValueOperand();
+    if (V->getType()->isPointerTy() && shadowed(SI->getPointerOperand())) {
+      Value *SV = augShadow(V);
+      B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()),
+                           augShadow(SI->getPointerOperand()), SI->getAlign());
+    } else if (carriesDerivative(V->getType()) && active(V) && !shadowed(SI->getPointerOperand())) {
+      fail(I, "an active value is stored through a pointer that has no shadow",
+           "pass this memory with enzyme_dup (and a shadow) instead of enzyme_const");
+    }
+  }
+  if (auto *MT = dyn_cast<MemTransferInst>(I)) {
+    // Pointer-holding memory copied: copy the shadow pointers too (float data is handled in reverse).
+    (void)MT;
+  }
+  if (isDefinedCall(I)) {
+    auto *CB = cast<CallBase>(I);
+    if (!isa<CallInst>(CB)) {
+      fail(I, "invoke of a differentiated function is not supported", "compile with -fno-exceptions");
+      return;
+    }
+    Signature CS = calleeSignature(CB);
+    bool Any = CS.RetActive || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
+    if (!Any)
+      return; // runs as it is, once, in the forward sweep
+    GradientPair GP = E.gradientPair(CS);
+    if (!GP.Augmented) {
+      Failed = true;
+      return;
+    }
+    SmallVector<Value *, 8> Args;
+    for (Use &U : CB->args()) {
+      Args.push_back(augOf(U.get()));
+      if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
+        Args.push_back(augShadow(U.get()));
+    }
+    Args.push_back(TapeA);
+    IRBuilder<> CBld(C);
+    CallInst *NC = CBld.CreateCall(GP.Augmented, Args);
+    NC->setDebugLoc(C->getDebugLoc());
+    if (!C->getType()->isVoidTy())
+      C->replaceAllUsesWith(NC);
+    C->eraseFromParent();
+    VA[I] = NC->getType()->isVoidTy() ? nullptr : NC;
+  }
+}
+
+void GradientGen::buildAugmented() {
+  Type *RT = Src->getReturnType();
+  ClonedBody CB = cloneWithShadows(E, Src, Sig, {PointerType::getUnqual(Src->getContext())}, RT,
+                                   "augmented_" + Sig.Fn->getName(), VA);
+  Aug = CB.NF;
+  TapeA = CB.Extra;
+  TapeA->setName("tape");
+  for (Argument &A : Src->args())
+    if (!CB.ArgShadows[A.getArgNo()].empty())
+      ShA[&A] = CB.ArgShadows[A.getArgNo()][0];
+  ReversePostOrderTraversal<Function *> RPO(Src);
+  for (BasicBlock *BB : RPO) {
+    SmallVector<Instruction *, 32> Insts;
+    for (Instruction &I : *BB)
+      Insts.push_back(&I);
+    for (Instruction *I : Insts)
+      augInstruction(I);
+    // A block with several predecessors records which one it was entered from.
+    SmallVector<BasicBlock *, 4> Preds;
+    for (BasicBlock *P : predecessors(BB))
+      if (!is_contained(Preds, P))
+        Preds.push_back(P);
+    if (Preds.size() > 1) {
+      auto *AB = cast<BasicBlock>(VA[BB]);
+      IRBuilder<> PB(AB, AB->begin());
+      PHINode *Idx = PB.CreatePHI(PB.getInt32Ty(), Preds.size(), "pred.index");
+      for (BasicBlock *P : predecessors(BB))
+        Idx->addIncoming(PB.getInt32(find(Preds, P) - Preds.begin()), cast<BasicBlock>(VA[P]));
+      PredIndex[BB] = Idx;
+    }
+  }
+  // Incoming values of shadow phis.
+  for (BasicBlock *BB : RPO)
+    for (PHINode &P : BB->phis())
+      if (auto *SP = dyn_cast_or_null<PHINode>(ShA.lookup(&P)))
+        for (unsigned k = 0; k < P.getNumIncomingValues(); ++k) {
+          Value *S = augShadow(P.getIncomingValue(k));
+          SP->addIncoming(S ? S : Constant::getNullValue(P.getType()),
+                          cast<BasicBlock>(VA[P.getIncomingBlock(k)]));
+        }
+}
+
+// ================================== reverse sweep ==================================
+
+AllocaInst *GradientGen::slot(const Value *V) {
+  auto It = Slots.find(V);
+  if (It != Slots.end())
+    return It->second;
+  AllocaInst *A = EntryB->CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
+  EntryB->CreateStore(Constant::getNullValue(V->getType()), A);
+  Slots[V] = A;
+  return A;
+}
+
+void GradientGen::accumulate(IRBuilder<> &Bd, const Value *V, Value *D) {
+  if (!D || isa<Constant>(V) || !active(V))
+    return;
+  AllocaInst *S = slot(V);
+  Bd.CreateStore(addDerivatives(Bd, Bd.CreateLoad(V->getType(), S), D), S);
+}
+
+Value *GradientGen::takeAdjoint(IRBuilder<> &Bd, const Value *V) {
+  AllocaInst *S = slot(V);
+  Value *D = Bd.CreateLoad(V->getType(), S, V->getName() + ".d");
+  Bd.CreateStore(Constant::getNullValue(V->getType()), S); // the next iteration starts afresh
+  return D;
+}
+
+Value *GradientGen::pushAndPop(Value *AugValue, Type *T, BasicBlock *B) {
+  Pushes[B].insert(AugValue);
+  RevBlock &R = RB[B];
+  IRBuilder<> PB(R.Pops, R.Pops->begin());
+  return emitTapePop(E, PB, TapeR, T);
+}
+
+static bool isRematerializable(const Instruction *I) {
+  if (I->getType()->isFPOrFPVectorTy())
+    return false;
+  return isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<CmpInst>(I) ||
+         (I->isBinaryOp() && !I->isIntDivRem()) || isa<SelectInst>(I) || isa<ExtractValueInst>(I) ||
+         isa<FreezeInst>(I);
+}
+
+Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
+  if (isa<Constant>(V) || isa<MetadataAsValue>(V))
+    return V;
+  if (auto *A = dyn_cast<Argument>(V))
+    return RevArg.lookup(A);
+  auto Key = std::make_pair(B, (const Value *)V);
+  if (Value *Known = RevVal.lookup(Key))
+    return Known;
+  auto *I = cast<Instruction>(V);
+  Value *R;
+  if (isRematerializable(I)) {
+    Instruction *Cl = I->clone();
+    for (Use &U : Cl->operands())
+      U.set(revPrimal(U.get(), B));
+    Cl->insertBefore(RB[B].Remat->getTerminator()->getIterator());
+    Cl->setName(I->getName());
+    Cl->setDebugLoc(DebugLoc());
+    R = Cl;
+  } else {
+    R = pushAndPop(augOf(I), I->getType(), B);
+  }
+  RevVal[Key] = R;
+  return R;
+}
+
+Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
+  if (auto *C = dyn_cast<Constant>(P))
+    return E.shadowConstant(C);
+  if (auto *A = dyn_cast<Argument>(P))
+    return RevArgSh.lookup(A);
+  auto Key = std::make_pair(B, (const Value *)P);
+  if (Value *Known = RevSh.lookup(Key))
+    return Known;
+  auto *I = cast<Instruction>(P);
+  Value *R;
+  IRBuilder<> RBld(RB[B].Remat->getTerminator());
+  if (auto *G = dyn_cast<GetElementPtrInst>(I)) {
+    Value *Base = revShadow(G->getPointerOperand(), B);
+    SmallVector<Value *, 4> Idx;
+    for (Value *X : G->indices())
+      Idx.push_back(revPrimal(X, B));
+    RBld.SetInsertPoint(RB[B].Remat->getTerminator());
+    R = RBld.CreateGEP(G->getSourceElementType(), Base, Idx, I->getName() + ".shadow", G->getNoWrapFlags());
+  } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
+    Value *Base = revShadow(I->getOperand(0), B);
+    RBld.SetInsertPoint(RB[B].Remat->getTerminator());
+    R = RBld.CreatePointerCast(Base, I->getType());
+  } else {
+    R = pushAndPop(ShA.lookup(I), I->getType(), B);
+  }
+  RevSh[Key] = R;
+  return R;
+}
+
+void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd) {
+  Value *Dst = MI->getDest();
+  if (!shadowed(Dst))
+    return;
+  Value *DS = revShadow(Dst, B);
+  Value *Len = revPrimal(MI->getLength(), B);
+  if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
+    if (shadowed(MT->getSource())) {
+      // d_src += d_dst; d_dst = 0, element by element. Copied memory is taken to hold doubles
+      // unless the destination is known to hold floats.
+      Value *SS = revShadow(MT->getSource(), B);
+      Type *ET = Bd.getDoubleTy();
+      if (auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Dst)))
+        if (AI->getAllocatedType()->getScalarType()->isFloatTy() ||
+            (AI->getAllocatedType()->isArrayTy() && AI->getAllocatedType()->getArrayElementType()->isFloatTy()))
+          ET = Bd.getFloatTy();
+      uint64_t ES = DL.getTypeAllocSize(ET);
+      Function *F = Bd.GetInsertBlock()->getParent();
+      BasicBlock *Pre = Bd.GetInsertBlock();
+      Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Len, Bd.getInt64Ty()), Bd.getInt64(ES));
+      BasicBlock *Loop = BasicBlock::Create(F->getContext(), "memcpy.rev", F);
+      BasicBlock *After = BasicBlock::Create(F->getContext(), "memcpy.rev.done", F);
+      Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
+      IRBuilder<> LB(Loop);
+      PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
+      K->addIncoming(LB.getInt64(0), Pre);
+      Value *PD = LB.CreateGEP(ET, DS, K), *PS = LB.CreateGEP(ET, SS, K);
+      Value *DV = LB.CreateAlignedLoad(ET, PD, Align(1));
+      LB.CreateAlignedStore(LB.CreateFAdd(LB.CreateAlignedLoad(ET, PS, Align(1)), DV), PS, Align(1));
+      LB.CreateAlignedStore(ConstantFP::get(ET, 0.0), PD, Align(1));
+      Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
+      K->addIncoming(K1, Loop);
+      LB.CreateCondBr(LB.CreateICmpULT(K1, N), Loop, After);
+      Bd.SetInsertPoint(After);
+      return;
+    }
+  }
+  // Overwritten memory: the adjoints of what it held before are gone.
+  Bd.CreateMemSet(DS, Bd.getInt8(0), Len, MI->getDestAlign());
+}
+
+void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
+  Function *G = CB->getCalledFunction();
+  if (auto *MI = dyn_cast<MemIntrinsic>(CB))
+    return reverseMemTransfer(MI, B, Bd);
+  switch (allocKind(G)) {
+  case AllocKind::Malloc:
+  case AllocKind::New:
+  case AllocKind::Calloc:
+    if (shadowed(CB)) {
+      FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
+      Bd.CreateCall(Free, {revShadow(CB, B)});
+    }
+    return;
+  case AllocKind::Free:
+  case AllocKind::Delete:
+  case AllocKind::Realloc:
+    return;
+  case AllocKind::None:
+    break;
+  }
+  if (isDefinedCall(CB)) {
+    Signature CS = calleeSignature(CB);
+    bool Any = CS.RetActive || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
+    if (!Any)
+      return;
+    GradientPair GP = E.gradientPair(CS);
+    if (!GP.Reverse) {
+      Failed = true;
+      return;
+    }
+    SmallVector<Value *, 8> Args;
+    for (Use &U : CB->args()) {
+      Args.push_back(revPrimal(U.get(), B));
+      if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
+        Args.push_back(revShadow(U.get(), B));
+    }
+    if (CS.RetActive)
+      Args.push_back(takeAdjoint(Bd, CB));
+    Args.push_back(TapeR);
+    Value *R = Bd.CreateCall(GP.Reverse, Args);
+    unsigned K = 0, NOut = count(CS.Acts, ArgKind::Out);
+    for (Use &U : CB->args())
+      if (CS.Acts[U.getOperandNo()] == ArgKind::Out) {
+        Value *D = NOut == 1 ? R : Bd.CreateExtractValue(R, K);
+        accumulate(Bd, U.get(), D);
+        ++K;
+      }
+    return;
+  }
+  // A bodiless callee: only a problem if derivatives would have to flow through it.
+  bool ActiveIn = any_of(CB->args(), [&](Use &U) { return active(U.get()); });
+  bool WritesShadowed = !CB->onlyReadsMemory() && any_of(CB->args(), [&](Use &U) {
+                          return U->getType()->isPointerTy() && shadowed(U.get());
+                        });
+  if (G && isKnownInactiveCallee(G->getName()))
+    return;
+  if (active(CB) || WritesShadowed || (ActiveIn && !CB->getType()->isVoidTy() && carriesDerivative(CB->getType())))
+    fail(CB, G ? "cannot differentiate call to external function '" + G->getName() +
+                     "': it has no body in this module and no known derivative"
+               : Twine("cannot differentiate an indirect call on active data"),
+         G ? "compile its definition into the same module (or use -flto with the plugin at link "
+             "time), or pass its inputs as enzyme_const"
+           : "call the function directly so its body is known");
+}
+
+void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd) {
+  if (isIgnorableIntrinsic(I))
+    return;
+  if (auto *SI = dyn_cast<StoreInst>(I)) {
+    Value *V = SI->getValueOperand();
+    if (carriesDerivative(V->getType()) && shadowed(SI->getPointerOperand())) {
+      Value *SP = revShadow(SI->getPointerOperand(), B);
+      Value *D = Bd.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
+      Bd.CreateAlignedStore(Constant::getNullValue(V->getType()), SP, SI->getAlign());
+      accumulate(Bd, V, D);
+    }
+    return;
+  }
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    if (!findLocalRule(I) && classify(I) != RuleClass::Inactive)
+      return reverseCall(CB, B, Bd);
+  }
+  if (!active(I))
+    return;
+  Value *D = takeAdjoint(Bd, I);
+  auto primal = [&](Value *V) { return revPrimal(V, B); };
+  if (const LocalRule *R = findLocalRule(I)) {
+    for (unsigned Pos : differentiableOperands(R, I)) {
+      Value *Op = ruleOperand(I, Pos);
+      if (!active(Op))
+        continue;
+      // Partials are built in the body so their primal inputs come from pops/remat above.
+      Value *P = localPartial(R, I, Pos, Bd, primal);
+      accumulate(Bd, Op, Bd.CreateFMul(P, D));
+    }
+    return;
+  }
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    Value *SP = revShadow(LI->getPointerOperand(), B);
+    Value *Old = Bd.CreateAlignedLoad(I->getType(), SP, LI->getAlign());
+    Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), SP, LI->getAlign());
+    return;
+  }
+  Type *T = I->getType();
+  switch (I->getOpcode()) {
+  case Instruction::FPTrunc:
+  case Instruction::FPExt:
+    return accumulate(Bd, I->getOperand(0), Bd.CreateFPCast(D, I->getOperand(0)->getType()));
+  case Instruction::BitCast:
+    return accumulate(Bd, I->getOperand(0), Bd.CreateBitCast(D, I->getOperand(0)->getType()));
+  case Instruction::Select: {
+    auto *S = cast<SelectInst>(I);
+    Value *C = primal(S->getCondition());
+    Value *Z = Constant::getNullValue(T);
+    accumulate(Bd, S->getTrueValue(), Bd.CreateSelect(C, D, Z));
+    accumulate(Bd, S->getFalseValue(), Bd.CreateSelect(C, Z, D));
+    return;
+  }
+  case Instruction::ExtractElement: {
+    Value *Vec = I->getOperand(0);
+    accumulate(Bd, Vec, Bd.CreateInsertElement(Constant::getNullValue(Vec->getType()), D, primal(I->getOperand(1))));
+    return;
+  }
+  case Instruction::InsertElement: {
+    Value *Idx = primal(I->getOperand(2));
+    accumulate(Bd, I->getOperand(1), Bd.CreateExtractElement(D, Idx));
+    accumulate(Bd, I->getOperand(0), Bd.CreateInsertElement(D, Constant::getNullValue(I->getOperand(1)->getType()), Idx));
+    return;
+  }
+  case Instruction::ShuffleVector: {
+    auto *SV = cast<ShuffleVectorInst>(I);
+    auto *InTy = cast<FixedVectorType>(SV->getOperand(0)->getType());
+    unsigned NIn = InTy->getNumElements();
+    Value *DA = Constant::getNullValue(InTy), *DB = Constant::getNullValue(InTy);
+    for (unsigned j = 0; j < SV->getShuffleMask().size(); ++j) {
+      int M = SV->getMaskValue(j);
+      if (M < 0)
+        continue;
+      Value *Dj = Bd.CreateExtractElement(D, Bd.getInt32(j));
+      Value *&Acc = (unsigned)M < NIn ? DA : DB;
+      unsigned L = (unsigned)M % NIn;
+      Acc = Bd.CreateInsertElement(Acc, Bd.CreateFAdd(Bd.CreateExtractElement(Acc, Bd.getInt32(L)), Dj), Bd.getInt32(L));
+    }
+    accumulate(Bd, SV->getOperand(0), DA);
+    accumulate(Bd, SV->getOperand(1), DB);
+    return;
+  }
+  case Instruction::ExtractValue: {
+    auto *EV = cast<ExtractValueInst>(I);
+    Value *Agg = EV->getAggregateOperand();
+    accumulate(Bd, Agg, Bd.CreateInsertValue(Constant::getNullValue(Agg->getType()), D, EV->getIndices()));
+    return;
+  }
+  case Instruction::InsertValue: {
+    auto *IV = cast<InsertValueInst>(I);
+    Value *In = IV->getInsertedValueOperand();
+    if (carriesDerivative(In->getType()))
+      accumulate(Bd, In, Bd.CreateExtractValue(D, IV->getIndices()));
+    accumulate(Bd, IV->getAggregateOperand(), Bd.CreateInsertValue(D, Constant::getNullValue(In->getType()), IV->getIndices()));
+    return;
+  }
+  default:
+    break;
+  }
+  fail(I, "reverse mode has no derivative rule for this instruction",
+       "if this value should carry no derivative, mark the inputs it depends on enzyme_const");
+}
+
+void GradientGen::buildReverse() {
+  LLVMContext &C = Src->getContext();
+  SmallVector<Type *, 16> Params;
+  for (Argument &A : Src->args()) {
+    Params.push_back(A.getType());
+    if (Sig.Acts[A.getArgNo()] == ArgKind::Dup || Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed)
+      Params.push_back(A.getType());
+  }
+  Type *RT = Src->getReturnType();
+  if (Sig.RetActive)
+    Params.push_back(RT);
+  Params.push_back(PointerType::getUnqual(C));
+  SmallVector<Type *, 8> Outs;
+  for (Argument &A : Src->args())
+    if (Sig.Acts[A.getArgNo()] == ArgKind::Out)
+      Outs.push_back(A.getType());
+  Type *ORT = Outs.empty() ? Type::getVoidTy(C) : Outs.size() == 1 ? Outs[0] : StructType::get(C, Outs);
+  Rev = Function::Create(FunctionType::get(ORT, Params, false), GlobalValue::InternalLinkage,
+                         "reverse_" + Sig.Fn->getName(), E.module());
+  Rev->addFnAttr(Attribute::NoUnwind);
+  for (StringRef K : {"target-cpu", "target-features"})
+    if (Src->hasFnAttribute(K))
+      Rev->addFnAttr(Src->getFnAttribute(K));
+  unsigned Pos = 0;
+  for (Argument &A : Src->args()) {
+    RevArg[&A] = Rev->getArg(Pos++);
+    Rev->getArg(Pos - 1)->setName(A.getName());
+    if (Sig.Acts[A.getArgNo()] == ArgKind::Dup || Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed) {
+      RevArgSh[&A] = Rev->getArg(Pos++);
+      Rev->getArg(Pos - 1)->setName("d_" + A.getName());
+    }
+  }
+  if (Sig.RetActive) {
+    DRet = Rev->getArg(Pos++);
+    DRet->setName("dret");
+  }
+  TapeR = Rev->getArg(Pos++);
+  TapeR->setName("tape");
+
+  RevEntry = BasicBlock::Create(C, "entry", Rev);
+  IRBuilder<> EB(RevEntry);
+  EntryB = &EB;
+  ReversePostOrderTraversal<Function *> RPO(Src);
+  BasicBlock *RetBlock = nullptr;
+  for (BasicBlock *BB : RPO) {
+    RevBlock R;
+    R.Pops = BasicBlock::Create(C, BB->getName() + ".rev", Rev);
+    R.Remat = BasicBlock::Create(C, BB->getName() + ".rev.remat", Rev);
+    R.Body = BasicBlock::Create(C, BB->getName() + ".rev.body", Rev);
+    BranchInst::Create(R.Remat, R.Pops);
+    BranchInst::Create(R.Body, R.Remat);
+    RB[BB] = R;
+    if (isa<ReturnInst>(BB->getTerminator())) {
+      if (RetBlock) {
+        fail(BB->getTerminator(), "internal: more than one return block after simplification");
+        return;
+      }
+      RetBlock = BB;
+    }
+  }
+  if (!RetBlock) {
+    fail(&*Src->getEntryBlock().begin(), "reverse mode needs a function that returns");
+    return;
+  }
+  RevExit = BasicBlock::Create(C, "exit", Rev);
+  // Seed the adjoint of the returned value.
+  if (Sig.RetActive)
+    if (Value *RV = cast<ReturnInst>(RetBlock->getTerminator())->getReturnValue())
+      accumulate(EB, RV, DRet);
+
+  // Reverse blocks in any order: each is self-contained, connected by the recorded control flow.
+  for (BasicBlock *BB : RPO) {
+    RevBlock &R = RB[BB];
+    IRBuilder<> Bd(R.Body);
+    for (Instruction &I : reverse(*BB)) {
+      if (isa<PHINode>(I) || I.isTerminator())
+        continue;
+      reverseInstruction(&I, BB, Bd);
+    }
+    // Phis: the adjoint flows to the incoming value of the edge that was taken.
+    SmallVector<std::pair<PHINode *, Value *>, 4> PhiAdj;
+    for (PHINode &P : BB->phis())
+      if (active(&P))
+        PhiAdj.push_back({&P, takeAdjoint(Bd, &P)});
+    SmallVector<BasicBlock *, 4> Preds;
+    for (BasicBlock *P : predecessors(BB))
+      if (!is_contained(Preds, P))
+        Preds.push_back(P);
+    auto edgeTo = [&](BasicBlock *P) -> BasicBlock * {
+      if (PhiAdj.empty())
+        return RB[P].Pops;
+      BasicBlock *Edge = BasicBlock::Create(C, BB->getName() + ".from." + P->getName(), Rev);
+      IRBuilder<> EBd(Edge);
+      for (auto &[Phi, D] : PhiAdj)
+        accumulate(EBd, Phi->getIncomingValueForBlock(P), D);
+      EBd.CreateBr(RB[P].Pops);
+      return Edge;
+    };
+    if (Preds.empty()) {
+      Bd.CreateBr(RevExit);
+    } else if (Preds.size() == 1) {
+      Bd.CreateBr(edgeTo(Preds[0]));
+    } else {
+      Value *Idx = pushAndPop(PredIndex[BB], Bd.getInt32Ty(), BB);
+      SwitchInst *SW = Bd.CreateSwitch(Idx, edgeTo(Preds.back()), Preds.size() - 1);
+      for (unsigned k = 0; k + 1 < Preds.size(); ++k)
+        SW->addCase(Bd.getInt32(k), edgeTo(Preds[k]));
+    }
+  }
+  // Reverse entry: start at the return block's reverse; exit returns the adjoints of Out args.
+  EB.CreateBr(RB[RetBlock].Pops);
+  IRBuilder<> XB(RevExit);
+  SmallVector<Value *, 8> Adj;
+  for (Argument &A : Src->args())
+    if (Sig.Acts[A.getArgNo()] == ArgKind::Out)
+      Adj.push_back(active(&A) ? (Value *)XB.CreateLoad(A.getType(), slot(&A)) : Constant::getNullValue(A.getType()));
+  if (Adj.empty())
+    XB.CreateRetVoid();
+  else if (Adj.size() == 1)
+    XB.CreateRet(Adj[0]);
+  else {
+    Value *S = PoisonValue::get(ORT);
+    for (unsigned i = 0; i < Adj.size(); ++i)
+      S = XB.CreateInsertValue(S, Adj[i], i);
+    XB.CreateRet(S);
+  }
+  // Slot allocas must precede everything in the entry block.
+  for (auto &KV : Slots)
+    KV.second->moveBefore(RevEntry->getFirstNonPHIOrDbgOrAlloca());
+}
+
+bool GradientGen::run(GradientPair &Out) {
+  Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
+  buildAugmented();
+  if (Failed)
+    return false;
+  Out.Augmented = Aug;
+  buildReverse();
+  if (Failed)
+    return false;
+  Out.Reverse = Rev;
+  // Now every reverse block has asked for what it needs: emit the pushes.
+  for (auto &[BB, Vals] : Pushes) {
+    SmallVector<Value *, 8> V(Vals.begin(), Vals.end());
+    emitTapePushes(E, cast<BasicBlock>(VA[BB]), TapeA, V);
+  }
+  return true;
+}
+
+} // namespace
+
+GradientPair Engine::gradientPair(const Signature &S) {
+  auto It = Gradients.find(S);
+  if (It != Gradients.end())
+    return It->second;
+  Function *Src = primalOf(S.Fn);
+  GradientGen G(*this, S, Src);
+  // Recursive calls see the pair being built: register declarations first.
+  GradientPair GP;
+  bool OK = G.run(GP);
+  if (!OK) {
+    for (Function *F : {GP.Augmented, GP.Reverse})
+      if (F)
+        F->deleteBody();
+    Gradients[S] = {};
+    return {};
+  }
+  Gradients[S] = GP;
+  noteGenerated(GP.Augmented);
+  noteGenerated(GP.Reverse);
+  simplifier().simplifyGenerated(*GP.Augmented);
+  simplifier().simplifyGenerated(*GP.Reverse);
+  return GP;
+}
+
+} // namespace synthase

@@ -1,0 +1,111 @@
+#include "Analysis/Activity.h"
+#include "Engine/Engine.h"
+#include "Rules/Rules.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+static bool isPtrDerivation(const Instruction *I) {
+  return isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
+         isa<PHINode>(I) || isa<SelectInst>(I);
+}
+
+ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> &Acts,
+                             bool RetActive) {
+  ActivityInfo AI;
+  auto shadowed = [&](const Value *V) {
+    if (AI.Shadowed.count(V))
+      return true;
+    if (auto *C = dyn_cast<Constant>(V))
+      return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C)) != nullptr;
+    return false;
+  };
+  for (Argument &A : F.args()) {
+    ArgKind K = Acts[A.getArgNo()];
+    if ((K == ArgKind::Dup || K == ArgKind::DupNoNeed) && A.getType()->isPointerTy())
+      AI.Shadowed.insert(&A);
+    if (K == ArgKind::Out)
+      AI.Varied.insert(&A);
+  }
+  // Forward propagation to a fixed point: shadowed pointers and varied floats.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Instruction &I : instructions(F)) {
+      Type *T = I.getType();
+      if (T->isPointerTy() && !AI.Shadowed.count(&I)) {
+        bool S = false;
+        if (isa<AllocaInst>(I))
+          S = true;
+        else if (auto *CB = dyn_cast<CallBase>(&I))
+          S = allocKind(CB->getCalledFunction()) != AllocKind::None;
+        else if (auto *LI = dyn_cast<LoadInst>(&I))
+          S = shadowed(LI->getPointerOperand());
+        else if (isPtrDerivation(&I))
+          S = any_of(I.operands(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); });
+        if (S) {
+          AI.Shadowed.insert(&I);
+          Changed = true;
+        }
+      }
+      if (carriesDerivative(T) && !AI.Varied.count(&I)) {
+        bool V = false;
+        if (auto *LI = dyn_cast<LoadInst>(&I))
+          V = shadowed(LI->getPointerOperand());
+        else if (classify(&I) == RuleClass::Inactive)
+          V = false;
+        else if (auto *CB = dyn_cast<CallBase>(&I))
+          V = any_of(CB->args(), [&](const Use &U) { return AI.Varied.count(U.get()) || (U->getType()->isPointerTy() && shadowed(U.get())); });
+        else
+          V = any_of(I.operands(), [&](const Use &U) { return AI.Varied.count(U.get()) > 0; });
+        if (V) {
+          AI.Varied.insert(&I);
+          Changed = true;
+        }
+      }
+    }
+  }
+  // Backward propagation: what can reach an active output.
+  SmallVector<const Value *, 64> Work;
+  auto useful = [&](const Value *V) {
+    if (carriesDerivative(V->getType()) && AI.Varied.count(V) && AI.Useful.insert(V).second)
+      Work.push_back(V);
+  };
+  for (Instruction &I : instructions(F)) {
+    if (auto *R = dyn_cast<ReturnInst>(&I)) {
+      if (RetActive && R->getReturnValue())
+        useful(R->getReturnValue());
+    } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      if (shadowed(SI->getPointerOperand()))
+        useful(SI->getValueOperand());
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      Function *G = CB->getCalledFunction();
+      if (!findLocalRule(&I) && !(G && allocKind(G) != AllocKind::None))
+        for (Use &U : CB->args())
+          useful(U.get());
+    } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+      (void)IV;
+    }
+  }
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || isa<LoadInst>(I) || (isa<CallBase>(I) && !findLocalRule(I)))
+      continue;
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      for (const Use &U : CB->args())
+        useful(U.get());
+      continue;
+    }
+    for (const Use &U : I->operands())
+      useful(U.get());
+  }
+  return AI;
+}
+
+} // namespace synthase

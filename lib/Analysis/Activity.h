@@ -1,0 +1,25 @@
+// Activity analysis for reverse mode: a float value needs an adjoint only if it is varied (depends
+// on an active input) and useful (influences an active output). Pointers are "shadowed" when
+// derivative memory stands behind them. Inactive code gets no derivative code at all.
+#pragma once
+#include "Activity/DiffCall.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Function.h"
+#include <vector>
+
+namespace synthase {
+class Engine;
+
+struct ActivityInfo {
+  llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed; ///< pointers with a shadow
+  llvm::SmallPtrSet<const llvm::Value *, 32> Varied;
+  llvm::SmallPtrSet<const llvm::Value *, 32> Useful;
+  bool isActive(const llvm::Value *V) const { return Varied.count(V) && Useful.count(V); }
+  bool isShadowed(const llvm::Value *V) const { return Shadowed.count(V); }
+};
+
+/// Computes activity of F's values given argument activities and whether the return is active.
+ActivityInfo analyzeActivity(Engine &E, llvm::Function &F, const std::vector<ArgKind> &Acts,
+                             bool RetActive);
+
+} // namespace synthase

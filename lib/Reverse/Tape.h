@@ -1,0 +1,21 @@
+// The tape: one LIFO byte stack per gradient evaluation, shared by a function and every callee's
+// augmented forward / reverse pair. The forward sweep pushes at the end of each block what that
+// block's reverse needs; the reverse sweep pops it at the start of the block's reverse, so the
+// stack stays balanced whatever the control flow, loops or recursion.
+#pragma once
+#include "Engine/Engine.h"
+
+namespace synthase {
+
+/// Bytes a value of T occupies on the tape (its alloc size rounded up to 8).
+uint64_t tapeSlotSize(const llvm::DataLayout &DL, llvm::Type *T);
+
+/// Emits pushes of Vals before BB's terminator, with one capacity check for the whole group.
+/// May split BB (the terminator moves to a new block).
+void emitTapePushes(Engine &E, llvm::BasicBlock *BB, llvm::Value *Tape,
+                    llvm::ArrayRef<llvm::Value *> Vals);
+
+/// Emits a pop of a T at B's insertion point.
+llvm::Value *emitTapePop(Engine &E, llvm::IRBuilder<> &B, llvm::Value *Tape, llvm::Type *T);
+
+} // namespace synthase
