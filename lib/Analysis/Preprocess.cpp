@@ -12,6 +12,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
 
@@ -118,7 +119,23 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr(Attribute::OptimizeNone);
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
+  // Exceptions are not differentiated: unwinding edges become plain calls, so C++ built with
+  // exceptions differentiates like C++ built with -fno-exceptions.
+  SmallVector<InvokeInst *, 8> Invokes;
+  for (Instruction &I : instructions(*C))
+    if (auto *II = dyn_cast<InvokeInst>(&I))
+      Invokes.push_back(II);
+  for (InvokeInst *II : Invokes)
+    changeToCall(II);
+  removeUnreachableBlocks(*C);
   inlineCallees(*C);
+  Invokes.clear();
+  for (Instruction &I : instructions(*C))
+    if (auto *II = dyn_cast<InvokeInst>(&I))
+      Invokes.push_back(II);
+  for (InvokeInst *II : Invokes)
+    changeToCall(II);
+  removeUnreachableBlocks(*C);
   S.simplifyPrimal(*C);
   return C;
 }

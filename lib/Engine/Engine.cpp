@@ -3,6 +3,9 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/Verifier.h"
+#include "Support/Diagnostics.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -112,6 +115,18 @@ Function *Engine::tapeGrowFunction() {
   B.CreateStore(NewCap, CapP);
   B.CreateRetVoid();
   return F;
+}
+
+bool Engine::verifyGenerated(Function *F, Function *Source) {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (!verifyFunction(*F, &OS))
+    return true;
+  reportError(Source, nullptr,
+              "internal error: the generated derivative '" + F->getName() +
+                  "' is not valid IR; please report this with the input module",
+              StringRef(Msg).take_front(600));
+  return false;
 }
 
 bool isKnownInactiveCallee(StringRef N) {

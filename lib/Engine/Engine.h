@@ -60,6 +60,9 @@ public:
   void noteGenerated(llvm::Function *F) { Generated.insert(F); }
 
   Simplifier &simplifier() { return S; }
+  /// Verifies a freshly generated function before it is optimized; an internal error becomes a
+  /// diagnostic naming the function instead of a crash further down the pipeline.
+  bool verifyGenerated(llvm::Function *F, llvm::Function *Source);
   llvm::Module &module() { return M; }
   /// Drops the simplified clones once lowering is done.
   void cleanup();

@@ -397,15 +397,15 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
     return;
   }
   Value *Prim = CS.RetActive ? CBld.CreateExtractValue(NC, 0) : (Value *)NC;
-  C->replaceAllUsesWith(Prim);
-  C->eraseFromParent();
-  VMap[I] = Prim;
   if (CS.RetActive) {
     Lanes L;
     for (unsigned l = 0; l < W; ++l)
       L.push_back(CBld.CreateExtractValue(NC, 1 + l));
     Tan[I] = L;
   }
+  C->replaceAllUsesWith(Prim);
+  C->eraseFromParent();
+  VMap[I] = Prim;
 }
 
 void TangentGen::finishReturn(ReturnInst *R) {
@@ -491,8 +491,9 @@ Function *Engine::tangentFunction(const Signature &S) {
   ClonedBody CB = cloneWithShadows(*this, Src, S, {}, NRT, "fwddiffe_" + S.Fn->getName(), G.VMap);
   Tangents[S] = CB.NF; // registered before the body is built, so recursion finds it
   noteGenerated(CB.NF);
-  if (!G.run(CB.NF, CB)) {
+  if (!G.run(CB.NF, CB) || !verifyGenerated(CB.NF, S.Fn)) {
     CB.NF->deleteBody(); // keep the module valid: callers now see a declaration
+    CB.NF->setLinkage(GlobalValue::ExternalLinkage);
     return nullptr;
   }
   simplifier().simplifyGenerated(*CB.NF);

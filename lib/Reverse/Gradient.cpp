@@ -35,7 +35,9 @@ class GradientGen {
 public:
   GradientGen(Engine &E, const Signature &S, Function *Src)
       : E(E), Sig(S), Src(Src), DL(E.module().getDataLayout()) {}
-  bool run(GradientPair &Out);
+  /// Creates both functions, lets the caller register them (so recursion finds the pair), then
+  /// fills their bodies.
+  bool run(GradientPair &Out, function_ref<void(GradientPair)> Register);
 
 private:
   Engine &E;
@@ -83,11 +85,13 @@ private:
 
   // ---- augmented forward sweep ----
   void buildAugmented();
+  void fillAugmented();
   Value *augShadow(Value *P);
   void augInstruction(Instruction *I);
 
   // ---- reverse sweep ----
   void buildReverse();
+  void fillReverse();
   Value *revPrimal(Value *V, BasicBlock *B);
   Value *revShadow(Value *P, BasicBlock *B);
   Value *pushAndPop(Value *AugValue, Type *T, BasicBlock *B);
@@ -237,6 +241,9 @@ void GradientGen::buildAugmented() {
   for (Argument &A : Src->args())
     if (!CB.ArgShadows[A.getArgNo()].empty())
       ShA[&A] = CB.ArgShadows[A.getArgNo()][0];
+}
+
+void GradientGen::fillAugmented() {
   ReversePostOrderTraversal<Function *> RPO(Src);
   for (BasicBlock *BB : RPO) {
     SmallVector<Instruction *, 32> Insts;
@@ -275,6 +282,8 @@ AllocaInst *GradientGen::slot(const Value *V) {
   auto It = Slots.find(V);
   if (It != Slots.end())
     return It->second;
+  if (Instruction *T = RevEntry->getTerminator())
+    EntryB->SetInsertPoint(T);
   AllocaInst *A = EntryB->CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
   EntryB->CreateStore(Constant::getNullValue(V->getType()), A);
   Slots[V] = A;
@@ -611,6 +620,11 @@ void GradientGen::buildReverse() {
   }
   TapeR = Rev->getArg(Pos++);
   TapeR->setName("tape");
+}
+
+void GradientGen::fillReverse() {
+  LLVMContext &C = Src->getContext();
+  Type *ORT = Rev->getReturnType();
 
   RevEntry = BasicBlock::Create(C, "entry", Rev);
   IRBuilder<> EB(RevEntry);
@@ -704,16 +718,18 @@ void GradientGen::buildReverse() {
     KV.second->moveBefore(RevEntry->getFirstNonPHIOrDbgOrAlloca());
 }
 
-bool GradientGen::run(GradientPair &Out) {
+bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
   buildAugmented();
-  if (Failed)
-    return false;
-  Out.Augmented = Aug;
   buildReverse();
+  Out = {Aug, Rev};
+  Register(Out);
+  fillAugmented();
   if (Failed)
     return false;
-  Out.Reverse = Rev;
+  fillReverse();
+  if (Failed)
+    return false;
   // Now every reverse block has asked for what it needs: emit the pushes.
   for (auto &[BB, Vals] : Pushes) {
     SmallVector<Value *, 8> V(Vals.begin(), Vals.end());
@@ -732,17 +748,19 @@ GradientPair Engine::gradientPair(const Signature &S) {
   GradientGen G(*this, S, Src);
   // Recursive calls see the pair being built: register declarations first.
   GradientPair GP;
-  bool OK = G.run(GP);
+  bool OK = G.run(GP, [&](GradientPair P) {
+    Gradients[S] = P;
+    noteGenerated(P.Augmented);
+    noteGenerated(P.Reverse);
+  });
+  OK = OK && verifyGenerated(GP.Augmented, S.Fn) && verifyGenerated(GP.Reverse, S.Fn);
   if (!OK) {
     for (Function *F : {GP.Augmented, GP.Reverse})
       if (F)
-        F->deleteBody();
+        F->deleteBody(), F->setLinkage(GlobalValue::ExternalLinkage);
     Gradients[S] = {};
     return {};
   }
-  Gradients[S] = GP;
-  noteGenerated(GP.Augmented);
-  noteGenerated(GP.Reverse);
   simplifier().simplifyGenerated(*GP.Augmented);
   simplifier().simplifyGenerated(*GP.Reverse);
   return GP;

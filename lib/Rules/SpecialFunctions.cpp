@@ -6,8 +6,8 @@ using namespace llvm;
 
 namespace synthase {
 
-// ψ(x): shift x up with ψ(x) = ψ(x+1) - 1/x until x ≥ 6, then the asymptotic series
-// ln x - 1/(2x) - Σ B2k/(2k x^2k), accurate to ~1e-12 in double there.
+// ψ(x): shift x up with ψ(x) = ψ(x+1) - 1/x until x ≥ 10, then the asymptotic series
+// ln x - 1/(2x) - Σ B2k/(2k x^2k), accurate to rounding in double there.
 static Function *digammaFor(Module &M, Type *T) {
   std::string Name = "synthase.digamma.";
   raw_string_ostream OS(Name);
@@ -31,7 +31,7 @@ static Function *digammaFor(Module &M, Type *T) {
   PHINode *Acc = B.CreatePHI(T, 2, "acc");
   X->addIncoming(X0, Entry);
   Acc->addIncoming(K(0.0), Entry);
-  Value *Small = B.CreateFCmpOLT(X, K(6.0));
+  Value *Small = B.CreateFCmpOLT(X, K(10.0));
   Value *AccN = B.CreateFSub(Acc, B.CreateFDiv(K(1.0), X));
   Value *XN = B.CreateFAdd(X, K(1.0));
   X->addIncoming(XN, Loop);
@@ -43,8 +43,9 @@ static Function *digammaFor(Module &M, Type *T) {
   PHINode *AF = B.CreatePHI(T, 1);
   AF->addIncoming(Acc, Loop);
   Value *Inv2 = B.CreateFDiv(K(1.0), B.CreateFMul(XF, XF));
-  // Horner form of 1/12 - f/120 + f²/252 - f³/240 + f⁴/132.
-  Value *S = K(1.0 / 132.0);
+  // Horner form of the Bernoulli series up to f⁷ (f = 1/x²).
+  Value *S = B.CreateFSub(K(691.0 / 32760.0), B.CreateFMul(Inv2, K(1.0 / 12.0)));
+  S = B.CreateFSub(K(1.0 / 132.0), B.CreateFMul(Inv2, S));
   S = B.CreateFSub(K(1.0 / 240.0), B.CreateFMul(Inv2, S));
   S = B.CreateFSub(K(1.0 / 252.0), B.CreateFMul(Inv2, S));
   S = B.CreateFSub(K(1.0 / 120.0), B.CreateFMul(Inv2, S));
