@@ -72,6 +72,19 @@ Function *differentiatedFunction(Value *V) {
         return differentiatedFunction(Stored);
     }
   }
+  // A C++ lambda converted to a function pointer: the conversion operator returns a constant.
+  if (auto *CI = dyn_cast<CallInst>(V))
+    if (Function *Conv = CI->getCalledFunction(); Conv && !Conv->isDeclaration()) {
+      Function *Found = nullptr;
+      for (BasicBlock &BB : *Conv)
+        if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator())) {
+          auto *G = R->getReturnValue() ? dyn_cast<Function>(R->getReturnValue()->stripPointerCasts()) : nullptr;
+          if (!G || (Found && Found != G))
+            return nullptr;
+          Found = G;
+        }
+      return Found;
+    }
   return dyn_cast<Function>(V);
 }
 

@@ -338,8 +338,11 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   case AllocKind::Free:
   case AllocKind::Delete:
     if (active(I->getArgOperand(0)))
-      for (unsigned l = 0; l < W; ++l)
-        B.CreateCall(C->getFunctionType(), C->getCalledOperand(), {lane(I->getArgOperand(0), l)});
+      for (unsigned l = 0; l < W; ++l) {
+        SmallVector<Value *, 2> Args(C->args()); // sized delete passes the size too
+        Args[0] = lane(I->getArgOperand(0), l);
+        B.CreateCall(C->getFunctionType(), C->getCalledOperand(), Args);
+      }
     return;
   case AllocKind::None:
     break;

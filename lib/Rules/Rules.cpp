@@ -23,6 +23,12 @@ struct Ctx {
   Value *x(unsigned i) { return P(ruleOperand(I, i)); }
   Value *y() { return P(const_cast<Instruction *>(I)); }
   Value *c(double v) { return ConstantFP::get(T, v); }
+  /// A constant at the full precision of T (long double needs more digits than a double holds).
+  Value *c(const char *Digits) {
+    if (auto *VT = dyn_cast<VectorType>(T))
+      return ConstantVector::getSplat(VT->getElementCount(), ConstantFP::get(VT->getElementType(), Digits));
+    return ConstantFP::get(T, Digits);
+  }
   Value *un(Intrinsic::ID Id, Value *A) { return B.CreateUnaryIntrinsic(Id, A); }
   Value *bin(Intrinsic::ID Id, Value *A, Value *Bv) { return B.CreateBinaryIntrinsic(Id, A, Bv); }
   Value *mul(Value *A, Value *Bv) { return B.CreateFMul(A, Bv); }
@@ -44,8 +50,10 @@ struct LocalRule {
   PartialFn Partial;
 };
 
-static const double Ln2 = std::numbers::ln2, Ln10 = std::numbers::ln10;
-static const double TwoOverSqrtPi = 2.0 * std::numbers::inv_sqrtpi;
+static const char *Ln2 = "0.693147180559945309417232121458176568";
+static const char *Ln10 = "2.30258509299404568401799145468436421";
+static const char *TwoOverSqrtPi = "1.12837916709551257389615890312154517";
+static const char *MinusTwoOverSqrtPi = "-1.12837916709551257389615890312154517";
 
 // Each entry: d result / d operand[i]. `y` is the primal result, `x(i)` the primal operands.
 static const LocalRule Table[] = {
@@ -131,7 +139,7 @@ static const LocalRule Table[] = {
      }},
     {"erfc", 1,
      [](Ctx &c, unsigned) {
-       return c.mul(c.c(-TwoOverSqrtPi), c.un(Intrinsic::exp, c.neg(c.sq(c.x(0)))));
+       return c.mul(c.c(MinusTwoOverSqrtPi), c.un(Intrinsic::exp, c.neg(c.sq(c.x(0)))));
      }},
     {"tgamma", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), emitDigamma(c.B, c.x(0))); }},
     {"lgamma", 1, [](Ctx &c, unsigned) { return emitDigamma(c.B, c.x(0)); }},
@@ -164,11 +172,10 @@ static const LocalRule Table[] = {
      }},
     {"frexp", 1,
      [](Ctx &c, unsigned) -> Value * {
-       // mantissa = x·2^-e, with e written through the second argument by the call.
-       Value *EPtr = c.P(ruleOperand(c.I, 1));
-       Value *E = c.B.CreateLoad(c.B.getInt32Ty(), EPtr);
-       return c.B.CreateIntrinsic(Intrinsic::ldexp, {c.T, E->getType()},
-                                  {c.c(1.0), c.B.CreateNeg(E)});
+       // mantissa = x·2^-e, so d/dx = m/x exactly (a power of two); 1 at x = 0 by continuity of
+       // the scaling, and no need to read the exponent back from memory.
+       Value *IsZero = c.B.CreateFCmpOEQ(c.x(0), c.c(0.0));
+       return c.B.CreateSelect(IsZero, c.c(1.0), c.div(c.y(), c.x(0)));
      }},
     {"modf", 1, [](Ctx &c, unsigned) { return c.c(1.0); }},
 };

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Rust frontend tests: usage  frontends/rust/run-tests.sh BUILD_DIR   (BUILD_DIR holds lib/Synthase.so)
+#
+# 1. Builds that cannot differentiate must FAIL and say what to add:
+#      fat LTO + linker-plugin LTO, no plugin        -> link error naming the missing flags
+#      plugin, but rustc did the LTO itself (no -C linker-plugin-lto) -> the same link error
+#      plugin + linker-plugin LTO, but ThinLTO        -> the plugin's error asking for fat LTO
+# 2. The examples build with the plugin in the dev and release profiles, and each example checks
+#    its derivatives against finite differences / analytic values (non-zero exit on mismatch).
+# Offline: the crate has no dependencies. Artifacts go to BUILD_DIR/rust-target.
+set -u
+if [ $# -lt 1 ]; then echo "usage: $0 BUILD_DIR" >&2; exit 2; fi
+BUILD=$(cd "$1" && pwd) || exit 2
+HERE=$(cd "$(dirname "$0")" && pwd)
+PLUGIN=$BUILD/lib/Synthase.so
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:/root/.cargo/bin:$PATH"
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "rust: SKIPPED (cargo not found)"; exit 0
+fi
+if [ ! -f "$PLUGIN" ]; then echo "rust: $PLUGIN does not exist (build the project first)" >&2; exit 1; fi
+LINKER=${SYNTHASE_RUST_LINKER:-clang-22}
+TARGET_ROOT=$BUILD/rust-target
+LOGS=$TARGET_ROOT/logs
+mkdir -p "$LOGS"
+cd "$HERE" || exit 1
+
+export CARGO_NET_OFFLINE=true
+export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=$LINKER
+export CARGO_TERM_COLOR=never
+export CARGO_INCREMENTAL=0
+SEP=$'\x1f'
+flags() { local IFS=$SEP; echo "$*"; }
+WITH_PLUGIN=$(flags -Clinker-plugin-lto -Clink-arg=-fuse-ld=lld "-Clink-arg=-Wl,--load-pass-plugin=$PLUGIN")
+NO_PLUGIN=$(flags -Clinker-plugin-lto -Clink-arg=-fuse-ld=lld)
+NO_LINKER_PLUGIN_LTO=$(flags -Clink-arg=-fuse-ld=lld "-Clink-arg=-Wl,--load-pass-plugin=$PLUGIN")
+
+FAILED=0
+fail() { echo "FAIL: $*"; FAILED=1; }
+
+# cargo_build NAME LTO RUSTFLAGS PROFILE ARGS...  (log in $LOGS/NAME.log)
+cargo_build() {
+  local name=$1 lto=$2 rf=$3 profile=$4; shift 4
+  # The plugin is not part of cargo's fingerprint: drop this crate's artifacts so that every run
+  # links (and differentiates) again with the current Synthase.so. std is not rebuilt.
+  cargo clean --offline -p synthase --profile "$profile" --target-dir "$TARGET_ROOT/$name" >/dev/null 2>&1
+  CARGO_ENCODED_RUSTFLAGS=$rf CARGO_PROFILE_DEV_LTO=$lto CARGO_PROFILE_RELEASE_LTO=$lto \
+    cargo build --offline --profile "$profile" --target-dir "$TARGET_ROOT/$name" "$@" \
+    >"$LOGS/$name.log" 2>&1
+}
+
+# expect_failure NAME LTO RUSTFLAGS REGEX: the build must fail and its output match REGEX.
+expect_failure() {
+  local name=$1 lto=$2 rf=$3 re=$4
+  if cargo_build "$name" "$lto" "$rf" dev --example jvp; then
+    fail "$name: the build succeeded, so derivatives would be wrong (log: $LOGS/$name.log)"
+  elif ! grep -Eq -- "$re" "$LOGS/$name.log"; then
+    fail "$name: failed without the expected message /$re/ (log: $LOGS/$name.log)"; tail -20 "$LOGS/$name.log"
+  else
+    echo "ok   $name: fails with: $(grep -Eo -m1 -- "$re.{0,60}" "$LOGS/$name.log" | head -1)"
+  fi
+}
+
+expect_failure no-plugin fat "$NO_PLUGIN" \
+  'undefined symbol: __enzyme_(autodiff|fwddiff): Synthase did not run\. Build with fat LTO and the plugin'
+expect_failure no-linker-plugin-lto fat "$NO_LINKER_PLUGIN_LTO" \
+  'undefined symbol: __enzyme_(autodiff|fwddiff): Synthase did not run\. Build with fat LTO and the plugin'
+expect_failure thin-lto off "$WITH_PLUGIN" '[Ff]at LTO|lto=fat'
+
+EXAMPLES=$(cd examples && ls *.rs | sed 's/\.rs$//')
+for profile in dev release; do
+  if ! cargo_build "$profile" fat "$WITH_PLUGIN" "$profile" --examples; then
+    fail "$profile: cargo build --examples failed (log: $LOGS/$profile.log)"; tail -40 "$LOGS/$profile.log"
+    continue
+  fi
+  dir=$TARGET_ROOT/$profile/$([ "$profile" = dev ] && echo debug || echo release)/examples
+  for ex in $EXAMPLES; do
+    if out=$("$dir/$ex" 2>&1); then
+      echo "ok   $profile/$ex: $(echo "$out" | tail -1)"
+    else
+      fail "$profile/$ex (exit $?)"; echo "$out" | grep -v '^ok ' | sed 's/^/    /'
+    fi
+  done
+done
+
+if [ $FAILED -ne 0 ]; then echo "rust: FAILED"; exit 1; fi
+echo "rust: all passed"
