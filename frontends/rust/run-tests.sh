@@ -4,7 +4,8 @@
 # 1. Builds that cannot differentiate must FAIL and say what to add:
 #      fat LTO + linker-plugin LTO, no plugin        -> link error naming the missing flags
 #      plugin, but rustc did the LTO itself (no -C linker-plugin-lto) -> the same link error
-#      plugin + linker-plugin LTO, but ThinLTO        -> the plugin's error asking for fat LTO
+#      plugin + linker-plugin LTO, but ThinLTO        -> the undefined-symbol message (-O0) or
+#                                                        the plugin's error asking for fat LTO
 # 2. The examples build with the plugin in the dev and release profiles, and each example checks
 #    its derivatives against finite differences / analytic values (non-zero exit on mismatch).
 # Offline: the crate has no dependencies. Artifacts go to BUILD_DIR/rust-target.
@@ -48,10 +49,10 @@ cargo_build() {
     >"$LOGS/$name.log" 2>&1
 }
 
-# expect_failure NAME LTO RUSTFLAGS REGEX: the build must fail and its output match REGEX.
+# expect_failure NAME LTO RUSTFLAGS REGEX [PROFILE]: the build must fail and its output match REGEX.
 expect_failure() {
-  local name=$1 lto=$2 rf=$3 re=$4
-  if cargo_build "$name" "$lto" "$rf" dev --example jvp; then
+  local name=$1 lto=$2 rf=$3 re=$4 profile=${5:-dev}
+  if cargo_build "$name" "$lto" "$rf" "$profile" --example jvp; then
     fail "$name: the build succeeded, so derivatives would be wrong (log: $LOGS/$name.log)"
   elif ! grep -Eq -- "$re" "$LOGS/$name.log"; then
     fail "$name: failed without the expected message /$re/ (log: $LOGS/$name.log)"; tail -20 "$LOGS/$name.log"
@@ -64,7 +65,10 @@ expect_failure no-plugin fat "$NO_PLUGIN" \
   'undefined symbol: __enzyme_(autodiff|fwddiff): Synthase did not run\. Build with fat LTO and the plugin'
 expect_failure no-linker-plugin-lto fat "$NO_LINKER_PLUGIN_LTO" \
   'undefined symbol: __enzyme_(autodiff|fwddiff): Synthase did not run\. Build with fat LTO and the plugin'
+# ThinLTO: at -O0 lld's ThinLTO backend does not run the plugin (-> the undefined-symbol message);
+# optimized, the plugin runs per ThinLTO module and must refuse.
 expect_failure thin-lto off "$WITH_PLUGIN" '[Ff]at LTO|lto=fat'
+expect_failure thin-lto-release off "$WITH_PLUGIN" '[Ff]at LTO|lto=fat' release
 
 EXAMPLES=$(cd examples && ls *.rs | sed 's/\.rs$//')
 for profile in dev release; do

@@ -170,6 +170,12 @@ static void eraseCallAndMarkers(CallBase *CB) {
   SmallVector<Value *, 16> Ops(CB->args());
   if (!CB->getType()->isVoidTy() && !CB->use_empty())
     CB->replaceAllUsesWith(PoisonValue::get(CB->getType()));
+  // In C++ the entry point may be invoked; the derivative call does not unwind, so the invoke
+  // becomes a branch to its normal destination.
+  if (auto *II = dyn_cast<InvokeInst>(CB)) {
+    II->getUnwindDest()->removePredecessor(II->getParent());
+    BranchInst::Create(II->getNormalDest(), II->getIterator());
+  }
   CB->eraseFromParent();
   for (Value *V : Ops)
     if (auto *I = dyn_cast<Instruction>(V))
@@ -247,6 +253,13 @@ bool lowerModule(Module &M, const Options &O) {
     E.cleanup();
   }
   removeUnusedEntryPoints(M);
+  if (Changed) {
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    if (verifyModule(M, &OS))
+      reportModuleError(M, "internal error: the module does not verify after AD; please report this",
+                        StringRef(Msg).take_front(600));
+  }
   if (O.PrintAfter)
     M.print(errs() << "; *** Synthase: module after AD ***\n", nullptr);
   return Changed;

@@ -101,6 +101,10 @@ private:
   void reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd);
   void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
   void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
+  Type *floatElementType(Value *Ptr);
+  /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
+  void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
+  DenseMap<const Value *, Value *> ReallocOldSize; // realloc in Src -> old shadow size in Aug
   Signature calleeSignature(CallBase *CB);
 };
 
@@ -177,8 +181,19 @@ void GradientGen::augInstruction(Instruction *I) {
         if (K != AllocKind::Calloc)
           B.CreateMemSet(S, B.getInt8(0), Args[0], MaybeAlign());
         ShA[I] = S;
+      } else if (K == AllocKind::Realloc) {
+        // The old shadow must outlive the realloc (the reverse sweep of earlier code still adds
+        // into it): the new shadow is a fresh zeroed block, and the reverse of the realloc moves
+        // the adjoints of the copied prefix back into the old one.
+        IRBuilder<> PB(C);
+        Value *OldSh = augShadow(CB->getArgOperand(0));
+        FunctionCallee Usable = E.module().getOrInsertFunction("malloc_usable_size", PB.getInt64Ty(), PB.getPtrTy());
+        Value *OldSize = OldSh ? (Value *)PB.CreateCall(Usable, {OldSh}) : PB.getInt64(0);
+        ReallocOldSize[I] = OldSize;
+        FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
+        ShA[I] = B.CreateCall(Calloc, {augOf(CB->getArgOperand(1)), B.getInt64(1)}, I->getName() + ".shadow");
       } else {
-        fail(I, "reverse mode: a realloc or a pointer returned by a differentiated call is not supported",
+        fail(I, "reverse mode: a pointer returned by a differentiated call is not supported",
              "allocate with malloc/new in the differentiated function, or pass the buffer in");
       }
     }
@@ -373,6 +388,40 @@ Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
   return R;
 }
 
+// Copied memory is taken to hold doubles unless its allocation is known to hold floats.
+Type *GradientGen::floatElementType(Value *Ptr) {
+  Type *ET = Type::getDoubleTy(Src->getContext());
+  if (auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr))) {
+    Type *T = AI->getAllocatedType();
+    while (auto *AT = dyn_cast<ArrayType>(T))
+      T = AT->getElementType();
+    if (T->getScalarType()->isFloatTy())
+      ET = Type::getFloatTy(Src->getContext());
+  }
+  return ET;
+}
+
+void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes) {
+  uint64_t ES = DL.getTypeAllocSize(ET);
+  Function *F = Bd.GetInsertBlock()->getParent();
+  BasicBlock *Pre = Bd.GetInsertBlock();
+  Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Bytes, Bd.getInt64Ty()), Bd.getInt64(ES));
+  BasicBlock *Loop = BasicBlock::Create(F->getContext(), "adjoint.copy", F);
+  BasicBlock *After = BasicBlock::Create(F->getContext(), "adjoint.copy.done", F);
+  Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
+  IRBuilder<> LB(Loop);
+  PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
+  K->addIncoming(LB.getInt64(0), Pre);
+  Value *PF = LB.CreateGEP(ET, From, K), *PI = LB.CreateGEP(ET, Into, K);
+  Value *DV = LB.CreateAlignedLoad(ET, PF, Align(1));
+  LB.CreateAlignedStore(LB.CreateFAdd(LB.CreateAlignedLoad(ET, PI, Align(1)), DV), PI, Align(1));
+  LB.CreateAlignedStore(ConstantFP::get(ET, 0.0), PF, Align(1));
+  Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
+  K->addIncoming(K1, Loop);
+  LB.CreateCondBr(LB.CreateICmpULT(K1, N), Loop, After);
+  Bd.SetInsertPoint(After);
+}
+
 void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd) {
   Value *Dst = MI->getDest();
   if (!shadowed(Dst))
@@ -381,32 +430,8 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
   Value *Len = revPrimal(MI->getLength(), B);
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     if (shadowed(MT->getSource())) {
-      // d_src += d_dst; d_dst = 0, element by element. Copied memory is taken to hold doubles
-      // unless the destination is known to hold floats.
-      Value *SS = revShadow(MT->getSource(), B);
-      Type *ET = Bd.getDoubleTy();
-      if (auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Dst)))
-        if (AI->getAllocatedType()->getScalarType()->isFloatTy() ||
-            (AI->getAllocatedType()->isArrayTy() && AI->getAllocatedType()->getArrayElementType()->isFloatTy()))
-          ET = Bd.getFloatTy();
-      uint64_t ES = DL.getTypeAllocSize(ET);
-      Function *F = Bd.GetInsertBlock()->getParent();
-      BasicBlock *Pre = Bd.GetInsertBlock();
-      Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Len, Bd.getInt64Ty()), Bd.getInt64(ES));
-      BasicBlock *Loop = BasicBlock::Create(F->getContext(), "memcpy.rev", F);
-      BasicBlock *After = BasicBlock::Create(F->getContext(), "memcpy.rev.done", F);
-      Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
-      IRBuilder<> LB(Loop);
-      PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
-      K->addIncoming(LB.getInt64(0), Pre);
-      Value *PD = LB.CreateGEP(ET, DS, K), *PS = LB.CreateGEP(ET, SS, K);
-      Value *DV = LB.CreateAlignedLoad(ET, PD, Align(1));
-      LB.CreateAlignedStore(LB.CreateFAdd(LB.CreateAlignedLoad(ET, PS, Align(1)), DV), PS, Align(1));
-      LB.CreateAlignedStore(ConstantFP::get(ET, 0.0), PD, Align(1));
-      Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
-      K->addIncoming(K1, Loop);
-      LB.CreateCondBr(LB.CreateICmpULT(K1, N), Loop, After);
-      Bd.SetInsertPoint(After);
+      // d_src += d_dst; d_dst = 0, element by element.
+      emitAdjointTransfer(Bd, floatElementType(Dst), revShadow(MT->getSource(), B), DS, Len);
       return;
     }
   }
@@ -427,9 +452,22 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
       Bd.CreateCall(Free, {revShadow(CB, B)});
     }
     return;
+  case AllocKind::Realloc:
+    if (shadowed(CB)) {
+      Value *NewSh = revShadow(CB, B);
+      if (shadowed(CB->getArgOperand(0))) {
+        Value *Old = pushAndPop(ReallocOldSize.lookup(CB), Bd.getInt64Ty(), B);
+        Value *N = revPrimal(CB->getArgOperand(1), B);
+        N = Bd.CreateZExtOrTrunc(N, Bd.getInt64Ty());
+        Value *Copied = Bd.CreateSelect(Bd.CreateICmpULT(Old, N), Old, N);
+        emitAdjointTransfer(Bd, Bd.getDoubleTy(), revShadow(CB->getArgOperand(0), B), NewSh, Copied);
+      }
+      FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
+      Bd.CreateCall(Free, {NewSh});
+    }
+    return;
   case AllocKind::Free:
   case AllocKind::Delete:
-  case AllocKind::Realloc:
     return;
   case AllocKind::None:
     break;

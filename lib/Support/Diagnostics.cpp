@@ -69,6 +69,15 @@ void reportError(const Function *F, const Instruction *I, const Twine &Msg, cons
   emit(F, I, Msg, Hint, DS_Error);
 }
 
+void reportModuleError(Module &M, const Twine &Msg, const Twine &Hint) {
+  ++NumErrors;
+  std::string Text = ("synthase: " + Msg).str();
+  std::string H = Hint.str();
+  if (!H.empty())
+    Text += "\n  detail: " + H;
+  M.getContext().diagnose(DiagnosticInfoGeneric(Text, DS_Error));
+}
+
 void reportWarning(const Function *F, const Instruction *I, const Twine &Msg) {
   emit(F, I, Msg, "", DS_Warning);
 }

@@ -4,12 +4,15 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Module.h"
 
 namespace synthase {
 
 /// Emits an error through the LLVMContext, so clang, lld and opt all report it and fail.
 void reportError(const llvm::Function *F, const llvm::Instruction *I, const llvm::Twine &Msg,
                  const llvm::Twine &Hint = "");
+/// An error about the module as a whole (no single function or instruction to blame).
+void reportModuleError(llvm::Module &M, const llvm::Twine &Msg, const llvm::Twine &Hint = "");
 void reportWarning(const llvm::Function *F, const llvm::Instruction *I, const llvm::Twine &Msg);
 
 /// "file.c:12:3" for an instruction with debug info, "" otherwise.

@@ -9,6 +9,7 @@ synthase::autodiff! {
     #[autodiff_forward(jvp, Dual, Dual)]
     #[autodiff_forward(jvp2, 2, Dual, Dual)]
     #[autodiff_reverse(vjp, Duplicated, DuplicatedOnly)]
+    #[allow(clippy::needless_range_loop)]
     fn layer(x: &[f64], y: &mut [f64]) {
         let n = x.len();
         for i in 0..n {
