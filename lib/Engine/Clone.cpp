@@ -77,8 +77,13 @@ Value *addDerivatives(IRBuilder<> &B, Value *Acc, Value *V) {
   if (!V)
     return Acc;
   Type *T = Acc->getType();
-  if (T->isFPOrFPVectorTy())
-    return B.CreateFAdd(Acc, V);
+  if (T->isFPOrFPVectorTy()) {
+    // The sign of a zero adjoint is meaningless: nsz lets 0 + x fold to x once slots are promoted.
+    auto *Add = B.CreateFAdd(Acc, V);
+    if (auto *I = dyn_cast<Instruction>(Add))
+      I->setHasNoSignedZeros(true);
+    return Add;
+  }
   if (auto *ST = dyn_cast<StructType>(T)) {
     Value *R = Acc;
     for (unsigned i = 0; i < ST->getNumElements(); ++i)

@@ -22,9 +22,12 @@ struct Signature {
   unsigned Width;
   bool RetPrimal;  // forward: return the primal too
   bool RetActive;  // forward: return the tangent; reverse: the return value is active
+  /// Reverse mode called straight from the user's call site: nothing runs between the two sweeps,
+  /// so memory the function never writes still holds the same values in the reverse sweep.
+  bool TopLevel = false;
   bool operator<(const Signature &O) const {
-    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive) <
-           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive);
+    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel) <
+           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel);
   }
 };
 

@@ -121,7 +121,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   }
   Type *RT = DC.Fn->getReturnType();
   bool RetActive = carriesDerivative(RT);
-  Signature S{DC.Fn, DiffMode::Reverse, {}, 1, DC.ReturnPrimal && !RT->isVoidTy(), RetActive};
+  Signature S{DC.Fn, DiffMode::Reverse, {}, 1, DC.ReturnPrimal && !RT->isVoidTy(), RetActive, true};
   for (ArgSpec &A : DC.Args)
     S.Acts.push_back(A.Kind);
   GradientPair GP = E.gradientPair(S);

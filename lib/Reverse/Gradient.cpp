@@ -102,6 +102,10 @@ private:
   void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
   void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
   Type *floatElementType(Value *Ptr);
+  void analyzeWrites();
+  bool isReloadable(const LoadInst *L);
+  SmallPtrSet<const Argument *, 8> WrittenArgs;
+  bool UnknownWrites = false;
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
   void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
   DenseMap<const Value *, Value *> ReallocOldSize; // realloc in Src -> old shadow size in Aug
@@ -326,6 +330,61 @@ Value *GradientGen::pushAndPop(Value *AugValue, Type *T, BasicBlock *B) {
   return emitTapePop(E, PB, TapeR, T);
 }
 
+// Which memory the function may write: loads from memory it never writes can be repeated in the
+// reverse sweep instead of being taped (top level only, see Signature::TopLevel).
+void GradientGen::analyzeWrites() {
+  auto noteWrite = [&](const Value *Ptr) {
+    const Value *U = getUnderlyingObject(Ptr, 12);
+    if (isa<AllocaInst>(U) || (isa<CallBase>(U) && allocKind(cast<CallBase>(U)->getCalledFunction()) != AllocKind::None))
+      return; // fresh memory: cannot alias arguments or globals
+    if (auto *A = dyn_cast<Argument>(U)) {
+      WrittenArgs.insert(A);
+      return;
+    }
+    UnknownWrites = true;
+  };
+  for (BasicBlock &BB : *Src)
+    for (Instruction &I : BB) {
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        noteWrite(SI->getPointerOperand());
+      else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+        noteWrite(MI->getDest());
+      else if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (isIgnorableIntrinsic(&I) || findLocalRule(&I) || CB->onlyReadsMemory() ||
+            classify(&I) == RuleClass::Inactive)
+          continue;
+        Function *G = CB->getCalledFunction();
+        AllocKind K = allocKind(G);
+        if (K == AllocKind::Malloc || K == AllocKind::New || K == AllocKind::Calloc)
+          continue;
+        if (G && G->isDeclaration() && isKnownInactiveCallee(G->getName()) && G->getName() != "free")
+          continue;
+        if (CB->onlyAccessesArgMemory() || K != AllocKind::None) {
+          for (Use &U : CB->args())
+            if (U->getType()->isPointerTy())
+              noteWrite(U.get());
+          continue;
+        }
+        UnknownWrites = true;
+      } else if (I.mayWriteToMemory()) {
+        UnknownWrites = true;
+      }
+    }
+}
+
+bool GradientGen::isReloadable(const LoadInst *L) {
+  if (!Sig.TopLevel || UnknownWrites || L->isVolatile() || L->isAtomic())
+    return false;
+  const Value *U = getUnderlyingObject(L->getPointerOperand(), 12);
+  if (auto *G = dyn_cast<GlobalVariable>(U))
+    return G->isConstant();
+  auto *A = dyn_cast<Argument>(U);
+  if (!A || WrittenArgs.count(A))
+    return false;
+  // Another written argument could point into the same memory unless this one is noalias.
+  return WrittenArgs.empty() || A->hasNoAliasAttr();
+}
+
 static bool isRematerializable(const Instruction *I) {
   if (I->getType()->isFPOrFPVectorTy())
     return false;
@@ -344,7 +403,7 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     return Known;
   auto *I = cast<Instruction>(V);
   Value *R;
-  if (isRematerializable(I)) {
+  if (isRematerializable(I) || (isa<LoadInst>(I) && isReloadable(cast<LoadInst>(I)))) {
     Instruction *Cl = I->clone();
     for (Use &U : Cl->operands())
       U.set(revPrimal(U.get(), B));
@@ -758,6 +817,7 @@ void GradientGen::fillReverse() {
 
 bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
+  analyzeWrites();
   buildAugmented();
   buildReverse();
   Out = {Aug, Rev};

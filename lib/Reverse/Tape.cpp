@@ -1,5 +1,6 @@
 #include "Reverse/Tape.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -24,9 +25,19 @@ void emitTapePushes(Engine &E, BasicBlock *BB, Value *Tape, ArrayRef<Value *> Va
   Value *Top = B.CreateLoad(B.getInt64Ty(), TopP, "tape.top");
   Value *NewTop = B.CreateAdd(Top, B.getInt64(Total));
   Value *Full = B.CreateICmpUGT(NewTop, B.CreateLoad(B.getInt64Ty(), CapP));
-  Instruction *Then = SplitBlockAndInsertIfThen(Full, Term, false);
+  // Growth is inline (a realloc on the cold edge) rather than a call: once the augmented and
+  // reverse sweeps are inlined into their caller, the tape's fields then stay in registers.
+  Instruction *Then = SplitBlockAndInsertIfThen(Full, Term, false,
+                                                MDBuilder(BB->getContext()).createUnlikelyBranchWeights());
   IRBuilder<> GB(Then);
-  GB.CreateCall(E.tapeGrowFunction(), {Tape, GB.getInt64(Total)});
+  Value *Cap = GB.CreateLoad(GB.getInt64Ty(), CapP);
+  Value *Dbl = GB.CreateShl(Cap, 1);
+  Value *NewCap = GB.CreateSelect(GB.CreateICmpUGT(Dbl, NewTop), Dbl, NewTop);
+  NewCap = GB.CreateSelect(GB.CreateICmpULT(NewCap, GB.getInt64(1 << 16)), GB.getInt64(1 << 16), NewCap);
+  FunctionCallee Realloc = E.module().getOrInsertFunction("realloc", GB.getPtrTy(), GB.getPtrTy(), GB.getInt64Ty());
+  Value *BaseP0 = GB.CreateStructGEP(TT, Tape, 0);
+  GB.CreateStore(GB.CreateCall(Realloc, {GB.CreateLoad(GB.getPtrTy(), BaseP0), NewCap}), BaseP0);
+  GB.CreateStore(NewCap, CapP);
   B.SetInsertPoint(Term);
   Value *Base = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0), "tape.base");
   uint64_t Off = 0;
