@@ -29,3 +29,14 @@ config.substitutions.append(("%FileCheck", os.path.join(llvm, "FileCheck")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "integration", "Inputs")))
 config.substitutions.append(("%srcroot", config.synthase_src))
 config.substitutions.append(("%buildroot", b))
+
+# Sanitizer builds of the integration programs (issue 8): ASan + UBSan, aborting on the first
+# report, LeakSanitizer on at exit.
+config.substitutions.append(("%sanflags", "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"))
+config.substitutions.append(("%sanenv", "env ASAN_OPTIONS=detect_leaks=1:alloc_dealloc_mismatch=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1"))
+# The libFuzzer target over call-site lowering exists only when clang supports -fsanitize=fuzzer.
+if os.path.exists(os.path.join(bindir, "synthase-fuzz-lowering")):
+    config.available_features.add("fuzz-lowering")
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")

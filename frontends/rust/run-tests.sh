@@ -6,8 +6,9 @@
 #      plugin, but rustc did the LTO itself (no -C linker-plugin-lto) -> the same link error
 #      plugin + linker-plugin LTO, but ThinLTO        -> the undefined-symbol message (-O0) or
 #                                                        the plugin's error asking for fat LTO
-# 2. The examples build with the plugin in the dev and release profiles, and each example checks
-#    its derivatives against finite differences / analytic values (non-zero exit on mismatch).
+# 2. The plain-rustc recipe (rustc-recipe/main.rs, -O0 and -O2) and the examples built with cargo
+#    in the dev and release profiles run with correct derivatives: each program checks them against
+#    finite differences / analytic values and exits non-zero on a mismatch.
 # Offline: the crate has no dependencies. Artifacts go to BUILD_DIR/rust-target.
 set -u
 if [ $# -lt 1 ]; then echo "usage: $0 BUILD_DIR" >&2; exit 2; fi
@@ -43,7 +44,8 @@ cargo_build() {
   local name=$1 lto=$2 rf=$3 profile=$4; shift 4
   # The plugin is not part of cargo's fingerprint: drop this crate's artifacts so that every run
   # links (and differentiates) again with the current Synthase.so. std is not rebuilt.
-  cargo clean --offline -p synthase --profile "$profile" --target-dir "$TARGET_ROOT/$name" >/dev/null 2>&1
+  [ -n "${NO_CLEAN:-}" ] ||
+    cargo clean --offline -p synthase --profile "$profile" --target-dir "$TARGET_ROOT/$name" >/dev/null 2>&1
   CARGO_ENCODED_RUSTFLAGS=$rf CARGO_PROFILE_DEV_LTO=$lto CARGO_PROFILE_RELEASE_LTO=$lto \
     cargo build --offline --profile "$profile" --target-dir "$TARGET_ROOT/$name" "$@" \
     >"$LOGS/$name.log" 2>&1
@@ -70,19 +72,38 @@ expect_failure no-linker-plugin-lto fat "$NO_LINKER_PLUGIN_LTO" \
 expect_failure thin-lto off "$WITH_PLUGIN" '[Ff]at LTO|lto=fat'
 expect_failure thin-lto-release off "$WITH_PLUGIN" '[Ff]at LTO|lto=fat' release
 
+# The plain-rustc recipe (no cargo), unoptimized and optimized.
+RDIR=$TARGET_ROOT/rustc-recipe
+mkdir -p "$RDIR"
+for opt in 0 2; do
+  log=$LOGS/rustc-recipe-O$opt.log
+  if rustc --crate-type rlib --crate-name synthase --edition 2021 -C opt-level=$opt -C linker-plugin-lto \
+       src/lib.rs -o "$RDIR/libsynthase-O$opt.rlib" >"$log" 2>&1 &&
+     rustc --edition 2021 -C opt-level=$opt -C lto=fat -C linker-plugin-lto -C linker="$LINKER" \
+       -C link-arg=-fuse-ld=lld "-C" "link-arg=-Wl,--load-pass-plugin=$PLUGIN" \
+       --extern "synthase=$RDIR/libsynthase-O$opt.rlib" rustc-recipe/main.rs -o "$RDIR/main-O$opt" >>"$log" 2>&1; then
+    if out=$("$RDIR/main-O$opt" 2>&1); then echo "ok   rustc-recipe -O$opt"; else fail "rustc-recipe -O$opt: $out"; fi
+  else
+    fail "rustc-recipe -O$opt: build failed (log: $log)"; grep -E 'error' "$log" | head -10
+  fi
+done
+
 EXAMPLES=$(cd examples && ls *.rs | sed 's/\.rs$//')
 for profile in dev release; do
-  if ! cargo_build "$profile" fat "$WITH_PLUGIN" "$profile" --examples; then
-    fail "$profile: cargo build --examples failed (log: $LOGS/$profile.log)"; tail -40 "$LOGS/$profile.log"
-    continue
-  fi
   dir=$TARGET_ROOT/$profile/$([ "$profile" = dev ] && echo debug || echo release)/examples
+  clean=
   for ex in $EXAMPLES; do
-    if out=$("$dir/$ex" 2>&1); then
+    # one example per build, so that one failing link does not hide the others' results
+    if ! NO_CLEAN=$clean cargo_build "$profile" fat "$WITH_PLUGIN" "$profile" --example "$ex"; then
+      mv "$LOGS/$profile.log" "$LOGS/$profile-$ex.log"
+      fail "$profile/$ex: build failed (log: $LOGS/$profile-$ex.log)"
+      grep -E '^error|error:' "$LOGS/$profile-$ex.log" | grep -v '^ *"' | head -6 | cut -c1-400 | sed 's/^/    /'
+    elif out=$("$dir/$ex" 2>&1); then
       echo "ok   $profile/$ex: $(echo "$out" | tail -1)"
     else
-      fail "$profile/$ex (exit $?)"; echo "$out" | grep -v '^ok ' | sed 's/^/    /'
+      fail "$profile/$ex (exit $?)"; echo "$out" | grep -v '^ok ' | tail -20 | sed 's/^/    /'
     fi
+    clean=1
   done
 done
 

@@ -5,6 +5,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/CFG.h"
 
 using namespace llvm;
 
@@ -13,6 +14,19 @@ namespace synthase {
 static bool isPtrDerivation(const Instruction *I) {
   return isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
          isa<PHINode>(I) || isa<SelectInst>(I);
+}
+
+SmallPtrSet<const BasicBlock *, 32> returningBlocks(const Function &F) {
+  SmallPtrSet<const BasicBlock *, 32> Seen;
+  SmallVector<const BasicBlock *, 32> Work;
+  for (const BasicBlock &BB : F)
+    if (isa<ReturnInst>(BB.getTerminator()) && Seen.insert(&BB).second)
+      Work.push_back(&BB);
+  while (!Work.empty())
+    for (const BasicBlock *P : predecessors(Work.pop_back_val()))
+      if (Seen.insert(P).second)
+        Work.push_back(P);
+  return Seen;
 }
 
 ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> &Acts,
@@ -32,11 +46,14 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
     if (K == ArgKind::Out)
       AI.Varied.insert(&A);
   }
+  auto Live = returningBlocks(F);
   // Forward propagation to a fixed point: shadowed pointers and varied floats.
   bool Changed = true;
   while (Changed) {
     Changed = false;
     for (Instruction &I : instructions(F)) {
+      if (!Live.count(I.getParent()))
+        continue;
       Type *T = I.getType();
       if (T->isPointerTy() && !AI.Shadowed.count(&I)) {
         bool S = false;
@@ -77,6 +94,8 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
       Work.push_back(V);
   };
   for (Instruction &I : instructions(F)) {
+    if (!Live.count(I.getParent()))
+      continue;
     if (auto *R = dyn_cast<ReturnInst>(&I)) {
       if (RetActive && R->getReturnValue())
         useful(R->getReturnValue());

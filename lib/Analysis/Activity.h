@@ -18,6 +18,10 @@ struct ActivityInfo {
   bool isShadowed(const llvm::Value *V) const { return Shadowed.count(V); }
 };
 
+/// Blocks from which a return is reachable. Code on paths that never return (panics, aborts,
+/// `unreachable`) carries no derivative: it runs as primal code and is never differentiated into.
+llvm::SmallPtrSet<const llvm::BasicBlock *, 32> returningBlocks(const llvm::Function &F);
+
 /// Computes activity of F's values given argument activities and whether the return is active.
 ActivityInfo analyzeActivity(Engine &E, llvm::Function &F, const std::vector<ArgKind> &Acts,
                              bool RetActive);

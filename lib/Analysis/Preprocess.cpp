@@ -1,4 +1,5 @@
 #include "Analysis/Preprocess.h"
+#include "Analysis/Activity.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/InstIterator.h"
@@ -90,8 +91,9 @@ static void inlineCallees(Function &F) {
   while (Changed && Done < MaxInlines) {
     Changed = false;
     SmallVector<CallBase *, 16> Calls;
+    auto Live = returningBlocks(F); // never inline panic / abort paths
     for (Instruction &I : instructions(F))
-      if (auto *CB = dyn_cast<CallBase>(&I))
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && Live.count(I.getParent()) && !CB->doesNotReturn())
         if (Function *G = CB->getCalledFunction())
           if (!G->isDeclaration() && !G->isVarArg() && G != &F && isa<CallInst>(CB))
             Calls.push_back(CB);

@@ -1,6 +1,7 @@
 // Forward mode: the tangent function carries, next to every primal value, its tangent in each lane
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
+#include "Analysis/Activity.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
 #include "Rules/Rules.h"
@@ -445,7 +446,10 @@ Function *TangentGen::run(Function *NF, ClonedBody &CB) {
     }
   ReversePostOrderTraversal<Function *> RPO(Src);
   SmallVector<ReturnInst *, 2> Rets;
+  auto Live = returningBlocks(*Src);
   for (BasicBlock *BB : RPO) {
+    if (!Live.count(BB))
+      continue; // paths that never return run as primal code only
     SmallVector<Instruction *, 32> Insts;
     for (Instruction &I : *BB)
       Insts.push_back(&I);

@@ -6,6 +6,7 @@
 #include "Passes/Inlining.h"
 #include "Support/Diagnostics.h"
 #include "synthase/Synthase.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -167,7 +168,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
 }
 
 static void eraseCallAndMarkers(CallBase *CB) {
-  SmallVector<Value *, 16> Ops(CB->args());
+  SetVector<Value *> Ops(CB->arg_begin(), CB->arg_end()); // one value may be several operands
   if (!CB->getType()->isVoidTy() && !CB->use_empty())
     CB->replaceAllUsesWith(PoisonValue::get(CB->getType()));
   // In C++ the entry point may be invoked; the derivative call does not unwind, so the invoke
@@ -211,15 +212,17 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     auto Mode = entryPointMode(CB->getCalledOperand()->stripPointerCasts()->getName());
     Function *Target = differentiatedFunction(CB->getArgOperand(
         CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
-    if (Target && Target->isDeclaration()) {
+    // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
+    // so a build never depends on how the program was split into modules.
+    if (O.When == Stage::ThinLTO || (Target && Target->isDeclaration())) {
       if (O.When == Stage::Compile)
         continue; // full LTO may still bring the body
       const char *Why =
           O.When == Stage::ThinLTO
-              ? "ThinLTO splits the program into modules, so the body is not visible here"
+              ? "ThinLTO splits the program into modules, so the whole function is not visible here"
               : "it has no body in this module";
       reportError(CB->getFunction(), CB,
-                  "cannot differentiate '" + Target->getName() + "': " + Why,
+                  "cannot differentiate '" + (Target ? Target->getName() : StringRef("<unknown>")) + "': " + Why,
                   "use full LTO: clang -flto=full (Rust: -C lto=fat -C linker-plugin-lto) with the "
                   "plugin loaded at link time (-Wl,--load-pass-plugin=Synthase.so)");
       eraseCallAndMarkers(CB);

@@ -45,6 +45,7 @@ private:
   Function *Src;
   const DataLayout &DL;
   ActivityInfo Act;
+  SmallPtrSet<const BasicBlock *, 32> Live; // blocks from which the function can return
   bool Failed = false;
 
   // Augmented forward sweep.
@@ -268,8 +269,9 @@ void GradientGen::fillAugmented() {
     SmallVector<Instruction *, 32> Insts;
     for (Instruction &I : *BB)
       Insts.push_back(&I);
-    for (Instruction *I : Insts)
-      augInstruction(I);
+    if (Live.count(BB)) // paths that never return run as primal code only
+      for (Instruction *I : Insts)
+        augInstruction(I);
     // A block with several predecessors records which one it was entered from.
     SmallVector<BasicBlock *, 4> Preds;
     for (BasicBlock *P : predecessors(BB))
@@ -345,6 +347,8 @@ void GradientGen::analyzeWrites() {
   };
   for (BasicBlock &BB : *Src)
     for (Instruction &I : BB) {
+      if (!Live.count(&BB))
+        break;
       if (auto *SI = dyn_cast<StoreInst>(&I))
         noteWrite(SI->getPointerOperand());
       else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
@@ -758,6 +762,10 @@ void GradientGen::fillReverse() {
   for (BasicBlock *BB : RPO) {
     RevBlock &R = RB[BB];
     IRBuilder<> Bd(R.Body);
+    if (!Live.count(BB)) {
+      Bd.CreateUnreachable(); // a path that never returns is never reversed
+      continue;
+    }
     for (Instruction &I : reverse(*BB)) {
       if (isa<PHINode>(I) || I.isTerminator())
         continue;
@@ -817,6 +825,7 @@ void GradientGen::fillReverse() {
 
 bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
+  Live = returningBlocks(*Src);
   analyzeWrites();
   buildAugmented();
   buildReverse();
@@ -829,10 +838,10 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   if (Failed)
     return false;
   // Now every reverse block has asked for what it needs: emit the pushes.
-  for (auto &[BB, Vals] : Pushes) {
-    SmallVector<Value *, 8> V(Vals.begin(), Vals.end());
-    emitTapePushes(E, cast<BasicBlock>(VA[BB]), TapeA, V);
-  }
+  SmallVector<std::pair<BasicBlock *, SmallVector<Value *, 8>>, 16> AugPushes;
+  for (auto &[BB, Vals] : Pushes)
+    AugPushes.push_back({cast<BasicBlock>(VA[BB]), SmallVector<Value *, 8>(Vals.begin(), Vals.end())});
+  emitAllTapePushes(E, *Aug, TapeA, AugPushes);
   return true;
 }
 

@@ -1,6 +1,14 @@
 #include "Reverse/Tape.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -11,7 +19,29 @@ uint64_t tapeSlotSize(const DataLayout &DL, Type *T) {
   return alignTo(DL.getTypeAllocSize(T).getFixedValue(), 8);
 }
 
-void emitTapePushes(Engine &E, BasicBlock *BB, Value *Tape, ArrayRef<Value *> Vals) {
+/// Makes room for Bytes more bytes: one compare, and a realloc on the unlikely edge. Growth is
+/// inline rather than a call so that, once the sweeps are inlined into their caller, the tape's
+/// fields stay in registers.
+static void emitReserve(Engine &E, Instruction *Before, Value *Tape, Value *Bytes) {
+  StructType *TT = E.tapeType();
+  IRBuilder<> B(Before);
+  Value *TopP = B.CreateStructGEP(TT, Tape, 1), *CapP = B.CreateStructGEP(TT, Tape, 2);
+  Value *Need = B.CreateAdd(B.CreateLoad(B.getInt64Ty(), TopP), Bytes);
+  Value *Full = B.CreateICmpUGT(Need, B.CreateLoad(B.getInt64Ty(), CapP));
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      Full, Before, false, MDBuilder(Before->getContext()).createUnlikelyBranchWeights());
+  IRBuilder<> GB(Then);
+  Value *Cap = GB.CreateLoad(GB.getInt64Ty(), CapP);
+  Value *Dbl = GB.CreateShl(Cap, 1);
+  Value *NewCap = GB.CreateSelect(GB.CreateICmpUGT(Dbl, Need), Dbl, Need);
+  NewCap = GB.CreateSelect(GB.CreateICmpULT(NewCap, GB.getInt64(1 << 16)), GB.getInt64(1 << 16), NewCap);
+  FunctionCallee Realloc = E.module().getOrInsertFunction("realloc", GB.getPtrTy(), GB.getPtrTy(), GB.getInt64Ty());
+  Value *BaseP = GB.CreateStructGEP(TT, Tape, 0);
+  GB.CreateStore(GB.CreateCall(Realloc, {GB.CreateLoad(GB.getPtrTy(), BaseP), NewCap}), BaseP);
+  GB.CreateStore(NewCap, CapP);
+}
+
+static void emitPushes(Engine &E, BasicBlock *BB, Value *Tape, ArrayRef<Value *> Vals, bool Reserved) {
   if (Vals.empty())
     return;
   const DataLayout &DL = E.module().getDataLayout();
@@ -20,33 +50,76 @@ void emitTapePushes(Engine &E, BasicBlock *BB, Value *Tape, ArrayRef<Value *> Va
   for (Value *V : Vals)
     Total += tapeSlotSize(DL, V->getType());
   Instruction *Term = BB->getTerminator();
+  if (!Reserved)
+    emitReserve(E, Term, Tape, ConstantInt::get(Type::getInt64Ty(BB->getContext()), Total));
   IRBuilder<> B(Term);
-  Value *TopP = B.CreateStructGEP(TT, Tape, 1), *CapP = B.CreateStructGEP(TT, Tape, 2);
+  Value *TopP = B.CreateStructGEP(TT, Tape, 1);
   Value *Top = B.CreateLoad(B.getInt64Ty(), TopP, "tape.top");
-  Value *NewTop = B.CreateAdd(Top, B.getInt64(Total));
-  Value *Full = B.CreateICmpUGT(NewTop, B.CreateLoad(B.getInt64Ty(), CapP));
-  // Growth is inline (a realloc on the cold edge) rather than a call: once the augmented and
-  // reverse sweeps are inlined into their caller, the tape's fields then stay in registers.
-  Instruction *Then = SplitBlockAndInsertIfThen(Full, Term, false,
-                                                MDBuilder(BB->getContext()).createUnlikelyBranchWeights());
-  IRBuilder<> GB(Then);
-  Value *Cap = GB.CreateLoad(GB.getInt64Ty(), CapP);
-  Value *Dbl = GB.CreateShl(Cap, 1);
-  Value *NewCap = GB.CreateSelect(GB.CreateICmpUGT(Dbl, NewTop), Dbl, NewTop);
-  NewCap = GB.CreateSelect(GB.CreateICmpULT(NewCap, GB.getInt64(1 << 16)), GB.getInt64(1 << 16), NewCap);
-  FunctionCallee Realloc = E.module().getOrInsertFunction("realloc", GB.getPtrTy(), GB.getPtrTy(), GB.getInt64Ty());
-  Value *BaseP0 = GB.CreateStructGEP(TT, Tape, 0);
-  GB.CreateStore(GB.CreateCall(Realloc, {GB.CreateLoad(GB.getPtrTy(), BaseP0), NewCap}), BaseP0);
-  GB.CreateStore(NewCap, CapP);
-  B.SetInsertPoint(Term);
   Value *Base = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0), "tape.base");
+  Value *At = B.CreateGEP(B.getInt8Ty(), Base, Top);
   uint64_t Off = 0;
   for (Value *V : Vals) {
-    Value *P = B.CreateGEP(B.getInt8Ty(), Base, B.CreateAdd(Top, B.getInt64(Off)));
-    B.CreateAlignedStore(V, P, Align(8));
+    B.CreateAlignedStore(V, B.CreateConstGEP1_64(B.getInt8Ty(), At, Off), Align(8));
     Off += tapeSlotSize(DL, V->getType());
   }
-  B.CreateStore(NewTop, TopP);
+  B.CreateStore(B.CreateAdd(Top, B.getInt64(Total)), TopP);
+}
+
+void emitTapePushes(Engine &E, BasicBlock *BB, Value *Tape, ArrayRef<Value *> Vals) {
+  emitPushes(E, BB, Tape, Vals, false);
+}
+
+void emitAllTapePushes(Engine &E, Function &Aug, Value *Tape,
+                       ArrayRef<std::pair<BasicBlock *, SmallVector<Value *, 8>>> Pushes) {
+  const DataLayout &DL = E.module().getDataLayout();
+  DominatorTree DT(Aug);
+  LoopInfo LI(DT);
+  TargetLibraryInfoImpl TLII(Triple(E.module().getTargetTriple()));
+  TargetLibraryInfo TLI(TLII);
+  AssumptionCache AC(Aug);
+  ScalarEvolution SE(Aug, TLI, AC, DT, LI);
+  DenseMap<Loop *, uint64_t> BytesPerIter;
+  for (auto &[BB, Vals] : Pushes)
+    if (Loop *L = LI.getLoopFor(BB))
+      for (Value *V : Vals)
+        BytesPerIter[L] += tapeSlotSize(DL, V->getType());
+  // Decide and expand every reservation before the CFG changes under the analyses.
+  SmallPtrSet<Loop *, 8> Reserved;
+  SmallVector<std::pair<Instruction *, Value *>, 8> Reservations;
+  for (auto &[L, Bytes] : BytesPerIter) {
+    BasicBlock *Pre = L->getLoopPreheader();
+    if (!Pre || !L->isInnermost())
+      continue;
+    bool CallsOut = false; // a callee's augmented sweep pushes too, unreserved
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB)
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          CallsOut |= CB->getCalledFunction() && E.generated().count(CB->getCalledFunction());
+    if (CallsOut)
+      continue;
+    // Only an exact count: a bound such as UINT_MAX would reserve absurd amounts of memory.
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy())
+      continue;
+    if (auto *C = dyn_cast<SCEVConstant>(BTC); C && C->getAPInt().getActiveBits() > 28)
+      continue;
+    SCEVExpander Exp(SE, "tape.trip");
+    if (!Exp.isSafeToExpandAt(BTC, Pre->getTerminator()))
+      continue;
+    Value *N = Exp.expandCodeFor(BTC, BTC->getType(), Pre->getTerminator());
+    IRBuilder<> B(Pre->getTerminator());
+    Value *Trips = B.CreateAdd(B.CreateZExtOrTrunc(N, B.getInt64Ty()), B.getInt64(1));
+    Reservations.push_back({Pre->getTerminator(), B.CreateMul(Trips, B.getInt64(Bytes))});
+    Reserved.insert(L);
+  }
+  SmallPtrSet<BasicBlock *, 16> InReserved;
+  for (Loop *L : Reserved)
+    for (BasicBlock *BB : L->blocks())
+      InReserved.insert(BB);
+  for (auto &[Before, Bytes] : Reservations)
+    emitReserve(E, Before, Tape, Bytes);
+  for (auto &[BB, Vals] : Pushes)
+    emitPushes(E, BB, Tape, Vals, InReserved.count(BB));
 }
 
 Value *emitTapePop(Engine &E, IRBuilder<> &B, Value *Tape, Type *T) {

@@ -15,6 +15,12 @@ uint64_t tapeSlotSize(const llvm::DataLayout &DL, llvm::Type *T);
 void emitTapePushes(Engine &E, llvm::BasicBlock *BB, llvm::Value *Tape,
                     llvm::ArrayRef<llvm::Value *> Vals);
 
+/// Emits every block's pushes. Inside an innermost loop whose trip count is known on entry (and
+/// that calls nothing that pushes), space for all its iterations is reserved once in the
+/// preheader and the pushes in the loop go without a capacity check.
+void emitAllTapePushes(Engine &E, llvm::Function &Aug, llvm::Value *Tape,
+                       llvm::ArrayRef<std::pair<llvm::BasicBlock *, llvm::SmallVector<llvm::Value *, 8>>> Pushes);
+
 /// Emits a pop of a T at B's insertion point.
 llvm::Value *emitTapePop(Engine &E, llvm::IRBuilder<> &B, llvm::Value *Tape, llvm::Type *T);
 
