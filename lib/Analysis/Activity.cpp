@@ -59,8 +59,14 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
         bool S = false;
         if (isa<AllocaInst>(I))
           S = true;
-        else if (auto *CB = dyn_cast<CallBase>(&I))
-          S = allocKind(CB->getCalledFunction()) != AllocKind::None;
+        else if (auto *CB = dyn_cast<CallBase>(&I)) {
+          // A pointer returned by a differentiated callee may point into derivative memory; the
+          // generator then either handles it or says it cannot, never drops it silently.
+          Function *G = CB->getCalledFunction();
+          S = allocKind(G) != AllocKind::None ||
+              (G && !G->isDeclaration() &&
+               any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }));
+        }
         else if (auto *LI = dyn_cast<LoadInst>(&I))
           S = shadowed(LI->getPointerOperand());
         else if (isPtrDerivation(&I))

@@ -6,6 +6,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
@@ -81,6 +83,19 @@ static bool isRecursive(Function *F) {
   return false;
 }
 
+// Exceptions are not differentiated: unwinding edges become plain calls, so C++ built with
+// exceptions (and Rust's invokes) differentiate like code built without them.
+static void dropUnwindEdges(Function &F) {
+  SmallVector<InvokeInst *, 8> Invokes;
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<InvokeInst>(&I))
+      Invokes.push_back(II);
+  for (InvokeInst *II : Invokes)
+    changeToCall(II);
+  if (!Invokes.empty())
+    removeUnreachableBlocks(F);
+}
+
 // Inline everything with a body that is not recursive, so derivatives see whole loops and the
 // tape does not cross call boundaries; recursive or huge callees keep their own derivative.
 static void inlineCallees(Function &F) {
@@ -90,21 +105,29 @@ static void inlineCallees(Function &F) {
   DenseMap<Function *, bool> RecursiveCache;
   while (Changed && Done < MaxInlines) {
     Changed = false;
+    dropUnwindEdges(F); // inlined bodies bring their own invokes
     SmallVector<CallBase *, 16> Calls;
     auto Live = returningBlocks(F); // never inline panic / abort paths
-    for (Instruction &I : instructions(F))
+    for (Instruction &I : instructions(F)) {
       if (auto *CB = dyn_cast<CallBase>(&I); CB && Live.count(I.getParent()) && !CB->doesNotReturn())
         if (Function *G = CB->getCalledFunction())
           if (!G->isDeclaration() && !G->isVarArg() && G != &F && isa<CallInst>(CB))
             Calls.push_back(CB);
+    }
     for (CallBase *CB : Calls) {
       Function *G = CB->getCalledFunction();
       auto It = RecursiveCache.find(G);
       bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
-      if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize)
+      if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize) {
+        if (getenv("SYNTHASE_DEBUG_INLINE"))
+          errs() << "synthase: not inlined " << G->getName() << (Rec ? " (recursive)" : " (size)") << "\n";
         continue;
+      }
       InlineFunctionInfo IFI;
-      if (InlineFunction(*CB, IFI).isSuccess()) {
+      InlineResult IR = InlineFunction(*CB, IFI);
+      if (getenv("SYNTHASE_DEBUG_INLINE") && !IR.isSuccess())
+        errs() << "synthase: not inlined " << G->getName() << ": " << IR.getFailureReason() << "\n";
+      if (IR.isSuccess()) {
         Changed = true;
         if (++Done >= MaxInlines)
           break;
@@ -121,23 +144,8 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr(Attribute::OptimizeNone);
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
-  // Exceptions are not differentiated: unwinding edges become plain calls, so C++ built with
-  // exceptions differentiates like C++ built with -fno-exceptions.
-  SmallVector<InvokeInst *, 8> Invokes;
-  for (Instruction &I : instructions(*C))
-    if (auto *II = dyn_cast<InvokeInst>(&I))
-      Invokes.push_back(II);
-  for (InvokeInst *II : Invokes)
-    changeToCall(II);
-  removeUnreachableBlocks(*C);
   inlineCallees(*C);
-  Invokes.clear();
-  for (Instruction &I : instructions(*C))
-    if (auto *II = dyn_cast<InvokeInst>(&I))
-      Invokes.push_back(II);
-  for (InvokeInst *II : Invokes)
-    changeToCall(II);
-  removeUnreachableBlocks(*C);
+  dropUnwindEdges(*C);
   S.simplifyPrimal(*C);
   return C;
 }
