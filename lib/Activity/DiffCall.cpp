@@ -96,6 +96,9 @@ static Value *convertTo(IRBuilder<> &B, Value *V, Type *To) {
     return V;
   if (From->isFloatingPointTy() && To->isFloatingPointTy())
     return B.CreateFPCast(V, To);
+  // An integer literal passed for a float parameter converts like a prototype would convert it.
+  if (From->isIntegerTy() && To->isFloatingPointTy())
+    return B.CreateSIToFP(V, To);
   if (From->isIntegerTy() && To->isIntegerTy())
     return B.CreateSExtOrTrunc(V, To);
   if (From->isPointerTy() && To->isPointerTy())
@@ -194,7 +197,12 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
     if (Vectorized) {
       if (Op >= NOps)
         return fail("enzyme_dupv must be followed by a byte stride");
-      AS.StrideBytes = B.CreateSExtOrTrunc(CB->getArgOperand(Op++), B.getInt64Ty());
+      Value *Stride = CB->getArgOperand(Op++);
+      if (!Stride->getType()->isIntegerTy() || !markerName(Stride).empty())
+        return fail("the byte stride after " + M + " must be an integer (argument " +
+                        Twine(A.getArgNo()) + " of '" + DC.Fn->getName() + "')",
+                    "enzyme_dupv, stride_in_bytes, primal, shadow_buffer");
+      AS.StrideBytes = B.CreateSExtOrTrunc(Stride, B.getInt64Ty());
     }
     if (Op >= NOps)
       return fail("too few arguments: '" + DC.Fn->getName() + "' has " + Twine(DC.Fn->arg_size()) +

@@ -29,6 +29,25 @@ SmallPtrSet<const BasicBlock *, 32> returningBlocks(const Function &F) {
   return Seen;
 }
 
+const Instruction *launderedFloatBits(const Instruction *BitsToFloat,
+                                      function_ref<bool(const Value *)> IsVaried) {
+  SmallVector<const Value *, 16> Work{BitsToFloat->getOperand(0)};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second || Seen.size() > 256)
+      continue;
+    if (isa<BitCastInst>(I) && I->getOperand(0)->getType()->isFPOrFPVectorTy())
+      return IsVaried(I->getOperand(0)) ? I : nullptr;
+    if (I->isBinaryOp() || I->isCast() || isa<PHINode>(I) || isa<SelectInst>(I) ||
+        isa<ExtractElementInst>(I) || isa<InsertElementInst>(I))
+      for (const Use &U : I->operands())
+        if (U->getType()->isIntOrIntVectorTy())
+          Work.push_back(U.get());
+  }
+  return nullptr;
+}
+
 ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> &Acts,
                              bool RetActive) {
   ActivityInfo AI;

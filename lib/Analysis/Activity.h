@@ -3,6 +3,7 @@
 // derivative memory stands behind them. Inactive code gets no derivative code at all.
 #pragma once
 #include "Activity/DiffCall.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include <vector>
@@ -21,6 +22,13 @@ struct ActivityInfo {
 /// Blocks from which a return is reachable. Code on paths that never return (panics, aborts,
 /// `unreachable`) carries no derivative: it runs as primal code and is never differentiated into.
 llvm::SmallPtrSet<const llvm::BasicBlock *, 32> returningBlocks(const llvm::Function &F);
+
+/// For `bitcast int -> float`: the bitcast of a varied float whose bits reach this integer
+/// (the fast-inverse-square-root trick), or null. Reinterpreting float bits is not
+/// differentiable, while float bits that only reach integer code (a sanitizer's report of the
+/// value, a hash) are harmless.
+const llvm::Instruction *launderedFloatBits(const llvm::Instruction *BitsToFloat,
+                                            llvm::function_ref<bool(const llvm::Value *)> IsVaried);
 
 /// Computes activity of F's values given argument activities and whether the return is active.
 ActivityInfo analyzeActivity(Engine &E, llvm::Function &F, const std::vector<ArgKind> &Acts,

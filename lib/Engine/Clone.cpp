@@ -43,6 +43,9 @@ ClonedBody cloneWithShadows(Engine &E, Function *Src, const Signature &S, ArrayR
   CloneFunctionInto(NF, Src, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
   NF->setName(Name);
   NF->setLinkage(GlobalValue::InternalLinkage);
+  // The copy takes Src's calling convention (often fastcc for internal functions at -O2); the
+  // engine's calls use the C convention, and a mismatch is undefined behaviour.
+  NF->setCallingConv(CallingConv::C);
   sanitizeAttributes(NF);
   return CB;
 }

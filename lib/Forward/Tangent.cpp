@@ -152,8 +152,10 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
       return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
     if (T->isPointerTy())
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
-    if (active(I->getOperand(0)))
-      fail(I, "bitcast between a float and a non-float type", "reinterpreting float bits is not differentiable");
+    if (carriesDerivative(T))
+      if (const Instruction *Src = launderedFloatBits(I, [&](const Value *V) { return active(const_cast<Value *>(V)); }))
+        fail(const_cast<Instruction *>(Src), "bitcast between a float and a non-float type",
+             "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
     return;
   case Instruction::AddrSpaceCast:
     return mapLinear([&](unsigned l) { return B.CreateAddrSpaceCast(lane(I->getOperand(0), l), T); });

@@ -113,6 +113,21 @@ static bool lowerForward(Engine &E, DiffCall &DC) {
   return true;
 }
 
+/// The default seed of an active return: 1 in every floating-point field.
+static Constant *unitSeed(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return ConstantFP::get(T, 1.0);
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    SmallVector<Constant *, 4> F;
+    for (Type *E : ST->elements())
+      F.push_back(carriesDerivative(E) ? unitSeed(E) : Constant::getNullValue(E));
+    return ConstantStruct::get(ST, F);
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return ConstantArray::get(AT, SmallVector<Constant *, 4>(AT->getNumElements(), unitSeed(AT->getElementType())));
+  return Constant::getNullValue(T);
+}
+
 static bool lowerReverse(Engine &E, DiffCall &DC) {
   if (DC.Width != 1) {
     reportError(DC.Call->getFunction(), DC.Call,
@@ -148,7 +163,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   CallInst *Primal = B.CreateCall(GP.Augmented, AugArgs);
   SmallVector<Value *, 17> RevArgs(Args.begin(), Args.end());
   if (RetActive)
-    RevArgs.push_back(DC.DRet ? DC.DRet : ConstantFP::get(RT, 1.0));
+    RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
   FunctionCallee Free = E.module().getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());

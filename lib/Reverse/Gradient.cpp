@@ -203,6 +203,10 @@ void GradientGen::augInstruction(Instruction *I) {
       }
     }
   }
+  if (isa<BitCastInst>(I) && carriesDerivative(T) && I->getOperand(0)->getType()->isIntOrIntVectorTy())
+    if (const Instruction *Bits = launderedFloatBits(I, [&](const Value *V) { return Act.Varied.count(V) > 0; }))
+      fail(Bits, "bitcast between a float and a non-float type",
+           "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     // Pointers stored into derivative memory carry their shadow along.
     Value *V = SI->getValueOperand();
@@ -511,7 +515,11 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   case AllocKind::New:
   case AllocKind::Calloc:
     if (shadowed(CB)) {
-      FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
+      // Release the shadow the way the primal's allocator expects (new[] pairs with delete[]).
+      StringRef Dealloc = allocKind(G) != AllocKind::New ? "free"
+                          : G->getName().starts_with("_Znam")  ? "_ZdaPv"
+                                                               : "_ZdlPv";
+      FunctionCallee Free = E.module().getOrInsertFunction(Dealloc, Bd.getVoidTy(), Bd.getPtrTy());
       Bd.CreateCall(Free, {revShadow(CB, B)});
     }
     return;
@@ -583,6 +591,13 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
 void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd) {
   if (isIgnorableIntrinsic(I))
     return;
+  if (auto *AI = dyn_cast<AllocaInst>(I)) {
+    if (shadowed(AI)) { // the heap copy made by the forward sweep ends with the variable
+      FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
+      Bd.CreateCall(Free, {revShadow(AI, B)});
+    }
+    return;
+  }
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     Value *V = SI->getValueOperand();
     if (carriesDerivative(V->getType()) && shadowed(SI->getPointerOperand())) {

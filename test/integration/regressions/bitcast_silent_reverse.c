@@ -1,4 +1,3 @@
-// XFAIL: *
 // Found while writing the diagnostics tests (issue 8): a function that reinterprets a double's
 // bits as an integer (the classic fast inverse square root) is refused by forward mode ("bitcast
 // between a float and a non-float type"), but reverse mode differentiates it silently at -O0 and

@@ -1,4 +1,3 @@
-// XFAIL: *
 // Found by the libFuzzer target over call-site lowering (issue 8): an integer passed where the
 // differentiated function takes a float (here the literal 3 for `float x`, and the literal 1 as
 // its tangent) is reinterpreted bit for bit (bitcast i32 to float: 3 becomes 4.2e-45), so the

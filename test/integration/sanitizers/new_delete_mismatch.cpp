@@ -1,4 +1,3 @@
-// XFAIL: *
 // Found by the sanitizer runs (issue 8): memory the primal allocates with new[] (and releases
 // with delete[]) is released with free() in the reverse sweep: AddressSanitizer reports
 // alloc-dealloc-mismatch (operator new [] vs free) at -O0 and -O2.

@@ -1,4 +1,3 @@
-// XFAIL: *
 // Found by the sanitizer runs (issue 8): a local array that survives SROA (read at a run-time
 // index) is copied to the heap by the augmented forward sweep (calloc in augmented_f) and never
 // freed by the reverse sweep. LeakSanitizer reports it at -O0 and -O2.

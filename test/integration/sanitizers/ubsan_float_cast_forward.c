@@ -1,4 +1,3 @@
-// XFAIL: *
 // Found by the sanitizer runs (issue 8): with -fsanitize=undefined (float-cast-overflow), clang
 // passes the double's bits to the UBSan handler (`bitcast double %x to i64, !nosanitize`) on the
 // error path of (int)x, in the default recovering mode (with -fno-sanitize-recover it passes).

@@ -1,8 +1,9 @@
 // An unsupported instruction on active data (reinterpreting a double's bits as an integer) is
 // refused with a diagnostic naming the function, the instruction, the source line (with -g) and
-// a hint. Forward mode only: reverse mode accepts it silently today, with a wrong derivative
-// (test/integration/regressions/bitcast_silent_reverse.c, XFAIL); add a reverse RUN line here
-// when that is fixed.
+// a hint, in both modes (reverse mode used to accept it silently with a wrong derivative:
+// test/integration/regressions/bitcast_silent_reverse.c).
+// RUN: not %synthase-cc -O0 -g -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: not %synthase-cc -O2 -g -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %synthase-cc -O0 -g -DFORWARD -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %synthase-cc -O2 -g -DFORWARD -c %s -o /dev/null 2>&1 | FileCheck %s
 // CHECK: synthase: {{.*}}unsupported_instruction.c:[[@LINE+16]]:{{[0-9]+}}: in function 'fast_rsqrt': bitcast between a float and a non-float type

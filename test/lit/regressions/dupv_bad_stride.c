@@ -1,4 +1,3 @@
-// XFAIL: *
 // Found by the libFuzzer target over call-site lowering (issue 8): the operand after
 // enzyme_dupv / enzyme_dupnoneedv (the byte stride) is sign-extended without checking it is an
 // integer. A double stride gives invalid IR ("internal error: the module does not verify after

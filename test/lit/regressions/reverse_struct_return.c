@@ -1,4 +1,3 @@
-// XFAIL: *
 // Found by the libFuzzer target over call-site lowering (issue 8): reverse mode of a function
 // that returns a struct of two doubles ({ double, double } in IR) builds a call to the reverse
 // function with a ppc_fp128 seed, and the module does not verify ("internal error: the module
