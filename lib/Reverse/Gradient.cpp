@@ -14,6 +14,8 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -106,6 +108,24 @@ private:
   void analyzeWrites();
   bool isReloadable(const LoadInst *L);
   SmallPtrSet<const Argument *, 8> WrittenArgs;
+  /// A counted loop whose counter the reverse sweep recomputes: it counts down from the value
+  /// recorded once at the loop's exit, and `counter == start` tells the first iteration, so
+  /// neither the counter nor the header's predecessor goes on the tape per iteration.
+  struct CountedLoop {
+    Loop *L;
+    PHINode *IV;
+    ConstantInt *Start;
+    ConstantInt *Step;
+    BasicBlock *Pre, *Latch, *Exit;
+    AllocaInst *Slot = nullptr;
+  };
+  std::unique_ptr<DominatorTree> SrcDT;
+  std::unique_ptr<LoopInfo> SrcLI;
+  std::vector<CountedLoop> Counted;
+  DenseMap<const BasicBlock *, CountedLoop *> CountedByHeader, CountedByExit;
+  DenseMap<const Value *, CountedLoop *> CountedByIV;
+  void findCountedLoops();
+  Value *countedSlot(CountedLoop &C);
   bool UnknownWrites = false;
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
   void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
@@ -393,6 +413,44 @@ bool GradientGen::isReloadable(const LoadInst *L) {
   return WrittenArgs.empty() || A->hasNoAliasAttr();
 }
 
+void GradientGen::findCountedLoops() {
+  SrcDT = std::make_unique<DominatorTree>(*Src);
+  SrcLI = std::make_unique<LoopInfo>(*SrcDT);
+  for (Loop *L : SrcLI->getLoopsInPreorder()) {
+    BasicBlock *H = L->getHeader(), *Pre = L->getLoopPreheader(), *Lt = L->getLoopLatch();
+    BasicBlock *Exit = L->getExitBlock();
+    if (!Pre || !Lt || !Exit || Exit->getSinglePredecessor() != H || !Live.count(H) ||
+        pred_size(H) != 2)
+      continue;
+    for (PHINode &P : H->phis()) {
+      auto *Start = dyn_cast<ConstantInt>(P.getIncomingValueForBlock(Pre));
+      auto *Next = dyn_cast<BinaryOperator>(P.getIncomingValueForBlock(Lt));
+      if (!Start || !Next || Next->getOpcode() != Instruction::Add || Next->getOperand(0) != &P)
+        continue;
+      auto *Step = dyn_cast<ConstantInt>(Next->getOperand(1));
+      // Without wrapping the counter never returns to its start, so it identifies iteration 1.
+      if (!Step || Step->isZero() || !(Next->hasNoSignedWrap() || Next->hasNoUnsignedWrap()))
+        continue;
+      Counted.push_back({L, &P, Start, Step, Pre, Lt, Exit});
+      break;
+    }
+  }
+  for (CountedLoop &C : Counted) {
+    CountedByHeader[C.L->getHeader()] = &C;
+    CountedByExit[C.Exit] = &C;
+    CountedByIV[C.IV] = &C;
+  }
+}
+
+Value *GradientGen::countedSlot(CountedLoop &C) {
+  if (!C.Slot) {
+    if (Instruction *T = RevEntry->getTerminator())
+      EntryB->SetInsertPoint(T);
+    C.Slot = EntryB->CreateAlloca(C.IV->getType(), nullptr, C.IV->getName() + ".counter");
+  }
+  return C.Slot;
+}
+
 static bool isRematerializable(const Instruction *I) {
   if (I->getType()->isFPOrFPVectorTy())
     return false;
@@ -411,7 +469,10 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     return Known;
   auto *I = cast<Instruction>(V);
   Value *R;
-  if (isRematerializable(I) || (isa<LoadInst>(I) && isReloadable(cast<LoadInst>(I)))) {
+  if (CountedLoop *C = CountedByIV.lookup(I); C && C->L->contains(B)) {
+    IRBuilder<> RBld(RB[B].Remat->getTerminator());
+    R = RBld.CreateLoad(I->getType(), countedSlot(*C), I->getName());
+  } else if (isRematerializable(I) || (isa<LoadInst>(I) && isReloadable(cast<LoadInst>(I)))) {
     Instruction *Cl = I->clone();
     for (Use &U : Cl->operands())
       U.set(revPrimal(U.get(), B));
@@ -805,10 +866,17 @@ void GradientGen::fillReverse() {
       EBd.CreateBr(RB[P].Pops);
       return Edge;
     };
+    if (CountedLoop *C = CountedByExit.lookup(BB))
+      Bd.CreateStore(revPrimal(C->IV, BB), countedSlot(*C)); // the counter's final value
+    CountedLoop *CH = CountedByHeader.lookup(BB);
     if (Preds.empty()) {
       Bd.CreateBr(RevExit);
     } else if (Preds.size() == 1) {
       Bd.CreateBr(edgeTo(Preds[0]));
+    } else if (CH) {
+      Value *Cur = revPrimal(CH->IV, BB);
+      Bd.CreateStore(Bd.CreateSub(Cur, CH->Step), countedSlot(*CH));
+      Bd.CreateCondBr(Bd.CreateICmpEQ(Cur, CH->Start), edgeTo(CH->Pre), edgeTo(CH->Latch));
     } else {
       Value *Idx = pushAndPop(PredIndex[BB], Bd.getInt32Ty(), BB);
       SwitchInst *SW = Bd.CreateSwitch(Idx, edgeTo(Preds.back()), Preds.size() - 1);
@@ -842,6 +910,7 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
   Live = returningBlocks(*Src);
   analyzeWrites();
+  findCountedLoops();
   buildAugmented();
   buildReverse();
   Out = {Aug, Rev};
