@@ -126,6 +126,13 @@ private:
   DenseMap<const Value *, CountedLoop *> CountedByIV;
   void findCountedLoops();
   Value *countedSlot(CountedLoop &C);
+  /// The outermost counted loop around B that V is invariant in, or null.
+  CountedLoop *invariantIn(const Value *V, BasicBlock *B);
+  /// A value invariant in C's loop is taped once, at the loop's exit, and kept in a slot that
+  /// the reverse of every block of the loop reads.
+  Value *fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow, const Value *Key);
+  std::map<std::tuple<CountedLoop *, const Value *, bool>, AllocaInst *> Hoisted;
+  DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;
   bool UnknownWrites = false;
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
   void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
@@ -350,10 +357,15 @@ Value *GradientGen::takeAdjoint(IRBuilder<> &Bd, const Value *V) {
 }
 
 Value *GradientGen::pushAndPop(Value *AugValue, Type *T, BasicBlock *B) {
+  // One push per (block, value), however many requests reach it: pushes and pops stay paired.
+  Value *&Known = PoppedIn[{B, AugValue}];
+  if (Known)
+    return Known;
   Pushes[B].insert(AugValue);
   RevBlock &R = RB[B];
   IRBuilder<> PB(R.Pops, R.Pops->begin());
-  return emitTapePop(E, PB, TapeR, T);
+  Known = emitTapePop(E, PB, TapeR, T);
+  return Known;
 }
 
 // Which memory the function may write: loads from memory it never writes can be repeated in the
@@ -451,6 +463,36 @@ Value *GradientGen::countedSlot(CountedLoop &C) {
   return C.Slot;
 }
 
+GradientGen::CountedLoop *GradientGen::invariantIn(const Value *V, BasicBlock *B) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !SrcLI)
+    return nullptr;
+  CountedLoop *Best = nullptr;
+  for (Loop *L = SrcLI->getLoopFor(B); L; L = L->getParentLoop()) {
+    if (L->contains(I->getParent()))
+      break;
+    if (CountedLoop *C = CountedByHeader.lookup(L->getHeader()))
+      if (SrcDT->dominates(I, L->getHeader()))
+        Best = C;
+  }
+  return Best;
+}
+
+Value *GradientGen::fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow,
+                                 const Value *Key) {
+  AllocaInst *&Slot = Hoisted[{&C, Key, Shadow}];
+  if (!Slot) {
+    if (Instruction *Term = RevEntry->getTerminator())
+      EntryB->SetInsertPoint(Term);
+    Slot = EntryB->CreateAlloca(T, nullptr, Key->getName() + ".invariant");
+    Value *Popped = pushAndPop(AugValue, T, C.Exit);
+    IRBuilder<> XB(RB[C.Exit].Remat->getTerminator());
+    XB.CreateStore(Popped, Slot);
+  }
+  IRBuilder<> RBld(RB[B].Remat->getTerminator());
+  return RBld.CreateLoad(T, Slot, Key->getName());
+}
+
 static bool isRematerializable(const Instruction *I) {
   if (I->getType()->isFPOrFPVectorTy())
     return false;
@@ -480,6 +522,8 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     Cl->setName(I->getName());
     Cl->setDebugLoc(DebugLoc());
     R = Cl;
+  } else if (CountedLoop *C = invariantIn(I, B)) {
+    R = fromLoopExit(*C, augOf(I), I->getType(), B, false, I);
   } else {
     R = pushAndPop(augOf(I), I->getType(), B);
   }
@@ -509,6 +553,8 @@ Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
     Value *Base = revShadow(I->getOperand(0), B);
     RBld.SetInsertPoint(RB[B].Remat->getTerminator());
     R = RBld.CreatePointerCast(Base, I->getType());
+  } else if (CountedLoop *C = invariantIn(I, B)) {
+    R = fromLoopExit(*C, ShA.lookup(I), I->getType(), B, true, I);
   } else {
     R = pushAndPop(ShA.lookup(I), I->getType(), B);
   }
