@@ -16,6 +16,7 @@
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
 
@@ -48,8 +49,12 @@ struct Simplifier::Impl {
       FPM.addPass(InstCombinePass());
     }
     FPM.addPass(ADCEPass());
-    if (Primal)
+    if (Primal) {
+      // Dedicated preheaders and exits let reverse mode recompute loop counters and reserve
+      // tape space once per loop.
+      FPM.addPass(LoopSimplifyPass());
       FPM.addPass(UnifyFunctionExitNodesPass());
+    }
     FPM.run(F, FAM);
     FAM.clear(F, F.getName());
   }
