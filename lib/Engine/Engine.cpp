@@ -88,35 +88,6 @@ StructType *Engine::tapeType() {
   return TapeTy;
 }
 
-Function *Engine::tapeGrowFunction() {
-  const char *Name = "synthase.tape.grow";
-  if (Function *F = M.getFunction(Name))
-    return F;
-  LLVMContext &C = M.getContext();
-  Type *I64 = Type::getInt64Ty(C);
-  Type *Ptr = PointerType::getUnqual(C);
-  auto *F = Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false),
-                             GlobalValue::InternalLinkage, Name, M);
-  F->addFnAttr(Attribute::NoInline); // the slow path stays out of the hot loop
-  F->addFnAttr(Attribute::Cold);
-  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  Value *Tape = F->getArg(0), *Need = F->getArg(1);
-  StructType *TT = tapeType();
-  Value *BaseP = B.CreateStructGEP(TT, Tape, 0), *TopP = B.CreateStructGEP(TT, Tape, 1),
-        *CapP = B.CreateStructGEP(TT, Tape, 2);
-  Value *Top = B.CreateLoad(I64, TopP), *Cap = B.CreateLoad(I64, CapP);
-  Value *Want = B.CreateAdd(Top, Need);
-  Value *Dbl = B.CreateShl(Cap, 1);
-  Value *NewCap = B.CreateSelect(B.CreateICmpUGT(Dbl, Want), Dbl, Want);
-  NewCap = B.CreateSelect(B.CreateICmpULT(NewCap, B.getInt64(1 << 16)), B.getInt64(1 << 16), NewCap);
-  FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
-  Value *NB = B.CreateCall(Realloc, {B.CreateLoad(Ptr, BaseP), NewCap});
-  B.CreateStore(NB, BaseP);
-  B.CreateStore(NewCap, CapP);
-  B.CreateRetVoid();
-  return F;
-}
-
 bool Engine::verifyGenerated(Function *F, Function *Source) {
   std::string Msg;
   raw_string_ostream OS(Msg);

@@ -72,8 +72,6 @@ public:
 
   /// The tape's runtime state type: { ptr base, i64 top, i64 capacity }.
   llvm::StructType *tapeType();
-  /// Helper functions for the tape (grow on push), created once per module.
-  llvm::Function *tapeGrowFunction();
 
 private:
   llvm::Module &M;

@@ -252,6 +252,11 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Type *T = LI->getType();
+    if (LI->isAtomic() && active(LI->getPointerOperand())) {
+      fail(I, "atomic memory operations on differentiated data are not supported",
+           "use plain loads and stores inside the differentiated function, or mark the memory enzyme_const");
+      return;
+    }
     if (!(carriesDerivative(T) || T->isPointerTy()) || !active(LI->getPointerOperand()))
       return;
     Lanes L;
@@ -266,6 +271,11 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     Value *V = SI->getValueOperand(), *P = SI->getPointerOperand();
+    if (SI->isAtomic() && active(P)) {
+      fail(I, "atomic memory operations on differentiated data are not supported",
+           "use plain loads and stores inside the differentiated function, or mark the memory enzyme_const");
+      return;
+    }
     Type *T = V->getType();
     bool Carries = carriesDerivative(T) || T->isPointerTy();
     if (NoNeedArgs.count(underlyingArg(P)))

@@ -15,6 +15,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/LoopAccessAnalysis.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -104,7 +105,7 @@ private:
   void reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd);
   void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
   void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
-  Type *floatElementType(Value *Ptr);
+  Type *floatElementType(Value *Ptr, Instruction *At);
   void analyzeWrites();
   bool isReloadable(const LoadInst *L);
   SmallPtrSet<const Argument *, 8> WrittenArgs;
@@ -229,6 +230,15 @@ void GradientGen::augInstruction(Instruction *I) {
              "allocate with malloc/new in the differentiated function, or pass the buffer in");
       }
     }
+  }
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) || (isa<LoadInst>(I) && cast<LoadInst>(I)->isAtomic()) ||
+      (isa<StoreInst>(I) && cast<StoreInst>(I)->isAtomic())) {
+    Value *Ptr = getLoadStorePointerOperand(I);
+    if (!Ptr)
+      Ptr = isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I)->getPointerOperand() : cast<AtomicCmpXchgInst>(I)->getPointerOperand();
+    if (shadowed(Ptr))
+      fail(I, "atomic memory operations on differentiated data are not supported",
+           "use plain loads and stores inside the differentiated function, or mark the memory enzyme_const");
   }
   if (isa<BitCastInst>(I) && carriesDerivative(T) && I->getOperand(0)->getType()->isIntOrIntVectorTy())
     if (const Instruction *Bits = launderedFloatBits(I, [&](const Value *V) { return Act.Varied.count(V) > 0; }))
@@ -562,17 +572,45 @@ Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
   return R;
 }
 
-// Copied memory is taken to hold doubles unless its allocation is known to hold floats.
-Type *GradientGen::floatElementType(Value *Ptr) {
-  Type *ET = Type::getDoubleTy(Src->getContext());
-  if (auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr))) {
+// Type deduction for copied memory: the floating-point type the function reads or writes through
+// the same object (or the allocation's own type). Mixed float widths cannot be told apart, so
+// they are refused instead of guessed; memory never accessed as floating point here is taken to
+// hold doubles.
+Type *GradientGen::floatElementType(Value *Ptr, Instruction *At) {
+  const Value *U = getUnderlyingObject(Ptr, 12);
+  SmallPtrSet<Type *, 2> Seen;
+  if (auto *AI = dyn_cast<AllocaInst>(U)) {
     Type *T = AI->getAllocatedType();
     while (auto *AT = dyn_cast<ArrayType>(T))
       T = AT->getElementType();
-    if (T->getScalarType()->isFloatTy())
-      ET = Type::getFloatTy(Src->getContext());
+    if (T->getScalarType()->isFloatingPointTy())
+      Seen.insert(T->getScalarType());
   }
-  return ET;
+  SmallVector<const Value *, 16> Work{U};
+  SmallPtrSet<const Value *, 32> Visited;
+  while (!Work.empty() && Visited.size() < 512) {
+    const Value *V = Work.pop_back_val();
+    if (!Visited.insert(V).second)
+      continue;
+    for (const User *Us : V->users()) {
+      if (auto *LI = dyn_cast<LoadInst>(Us)) {
+        if (LI->getType()->getScalarType()->isFloatingPointTy())
+          Seen.insert(LI->getType()->getScalarType());
+      } else if (auto *SI = dyn_cast<StoreInst>(Us)) {
+        if (SI->getPointerOperand() == V && SI->getValueOperand()->getType()->getScalarType()->isFloatingPointTy())
+          Seen.insert(SI->getValueOperand()->getType()->getScalarType());
+      } else if (isa<GetElementPtrInst>(Us) || isa<BitCastInst>(Us) || isa<PHINode>(Us) || isa<SelectInst>(Us)) {
+        Work.push_back(Us);
+      }
+    }
+  }
+  if (Seen.size() > 1) {
+    fail(At, "cannot deduce the type of the memory this copies: it is accessed as floating-point "
+             "values of different widths",
+         "copy float and double data with separate memcpy calls, or assign element by element");
+    return Type::getDoubleTy(Src->getContext());
+  }
+  return Seen.empty() ? Type::getDoubleTy(Src->getContext()) : *Seen.begin();
 }
 
 void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes) {
@@ -605,7 +643,7 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     if (shadowed(MT->getSource())) {
       // d_src += d_dst; d_dst = 0, element by element.
-      emitAdjointTransfer(Bd, floatElementType(Dst), revShadow(MT->getSource(), B), DS, Len);
+      emitAdjointTransfer(Bd, floatElementType(Dst, MI), revShadow(MT->getSource(), B), DS, Len);
       return;
     }
   }
