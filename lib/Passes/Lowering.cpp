@@ -3,6 +3,7 @@
 #include "Activity/DiffCall.h"
 #include "Engine/Engine.h"
 #include "Passes/Lowering.h"
+#include "Reverse/Tape.h"
 #include "Passes/Inlining.h"
 #include "Support/Diagnostics.h"
 #include "synthase/Synthase.h"
@@ -147,12 +148,16 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   B.SetCurrentDebugLocation(DC.Call->getDebugLoc());
   zeroShadowGlobals(E, B);
   StructType *TT = E.tapeType();
-  AllocaInst *Tape;
+  AllocaInst *Tape, *Inline;
   {
     IRBuilder<> EB(&*DC.Call->getFunction()->getEntryBlock().getFirstInsertionPt());
     Tape = EB.CreateAlloca(TT, nullptr, "synthase.tape");
+    Inline = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), InlineTapeBytes), nullptr, "synthase.tape.inline");
+    Inline->setAlignment(Align(16));
   }
-  B.CreateStore(Constant::getNullValue(TT), Tape);
+  B.CreateStore(Inline, B.CreateStructGEP(TT, Tape, 0));
+  B.CreateStore(B.getInt64(0), B.CreateStructGEP(TT, Tape, 1));
+  B.CreateStore(B.getInt64(InlineTapeBytes), B.CreateStructGEP(TT, Tape, 2));
   SmallVector<Value *, 16> Args;
   for (ArgSpec &A : DC.Args) {
     Args.push_back(A.Primal);
@@ -167,7 +172,10 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
   FunctionCallee Free = E.module().getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
-  B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0))});
+  Value *Grown = B.CreateICmpUGT(B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TT, Tape, 2)),
+                                 B.getInt64(InlineTapeBytes));
+  B.CreateCall(Free, {B.CreateSelect(Grown, B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0)),
+                                     ConstantPointerNull::get(B.getPtrTy()))});
   SmallVector<Value *, 8> Parts;
   if (S.RetPrimal)
     Parts.push_back(Primal);

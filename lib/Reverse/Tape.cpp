@@ -37,7 +37,13 @@ static void emitReserve(Engine &E, Instruction *Before, Value *Tape, Value *Byte
   NewCap = GB.CreateSelect(GB.CreateICmpULT(NewCap, GB.getInt64(1 << 16)), GB.getInt64(1 << 16), NewCap);
   FunctionCallee Realloc = E.module().getOrInsertFunction("realloc", GB.getPtrTy(), GB.getPtrTy(), GB.getInt64Ty());
   Value *BaseP = GB.CreateStructGEP(TT, Tape, 0);
-  GB.CreateStore(GB.CreateCall(Realloc, {GB.CreateLoad(GB.getPtrTy(), BaseP), NewCap}), BaseP);
+  // The first growth leaves the inline buffer in the caller's frame: copy it to the heap.
+  Value *Old = GB.CreateLoad(GB.getPtrTy(), BaseP);
+  Value *Inline = GB.CreateICmpULE(Cap, GB.getInt64(InlineTapeBytes));
+  Value *NewBase = GB.CreateCall(Realloc, {GB.CreateSelect(Inline, ConstantPointerNull::get(GB.getPtrTy()), Old), NewCap});
+  Value *Top = GB.CreateLoad(GB.getInt64Ty(), TopP);
+  GB.CreateMemCpy(NewBase, Align(8), Old, Align(8), GB.CreateSelect(Inline, Top, GB.getInt64(0)));
+  GB.CreateStore(NewBase, BaseP);
   GB.CreateStore(NewCap, CapP);
 }
 
@@ -116,10 +122,12 @@ void emitAllTapePushes(Engine &E, Function &Aug, Value *Tape,
   for (Loop *L : Reserved)
     for (BasicBlock *BB : L->blocks())
       InReserved.insert(BB);
-  for (auto &[Before, Bytes] : Reservations)
-    emitReserve(E, Before, Tape, Bytes);
+  // The preheader's own pushes go first: the reservation must see the top after them. Splitting
+  // keeps the branch into the loop the same instruction, so it still marks where to reserve.
   for (auto &[BB, Vals] : Pushes)
     emitPushes(E, BB, Tape, Vals, InReserved.count(BB));
+  for (auto &[Before, Bytes] : Reservations)
+    emitReserve(E, Before, Tape, Bytes);
 }
 
 Value *emitTapePop(Engine &E, IRBuilder<> &B, Value *Tape, Type *T) {

@@ -7,6 +7,9 @@
 
 namespace synthase {
 
+/// Bytes of the tape that live in the caller's frame: small gradients never touch the heap.
+constexpr uint64_t InlineTapeBytes = 512;
+
 /// Bytes a value of T occupies on the tape (its alloc size rounded up to 8).
 uint64_t tapeSlotSize(const llvm::DataLayout &DL, llvm::Type *T);
 
