@@ -16,6 +16,8 @@
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
@@ -44,6 +46,15 @@ struct Simplifier::Impl {
     FPM.addPass(EarlyCSEPass(true));
     FPM.addPass(InstCombinePass());
     FPM.addPass(SimplifyCFGPass());
+    if (Primal) {
+      // Small loops over local arrays (`for (i = 0; i < 3; ++i) w[i] = ...`) unroll, and the
+      // arrays then become scalars: no shadow memory and no per-iteration taping.
+      FPM.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(2)));
+      FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+      FPM.addPass(EarlyCSEPass(true));
+      FPM.addPass(InstCombinePass());
+      FPM.addPass(SimplifyCFGPass());
+    }
     if (!Primal) {
       FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
       FPM.addPass(InstCombinePass());
