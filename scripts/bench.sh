@@ -28,4 +28,20 @@ for a in "${args[@]}"; do
   case "$a" in --quick|--update-readme) inl+=("$a") ;; esac
 done
 python3 "$root/bench/inlining.py" "$build" "${inl[@]}" || status=1
+# Issue 3: forward-mode kernels (tangent and width-4 tangent of a dot product and a stencil).
+mkdir -p "$build/bench"
+if "$build/bin/synthase-cc" -O2 "$root/bench/forward/kernels.c" -o "$build/bench/forward-kernels" -lm; then
+  n=100000; [ "${args[0]:-}" = "--quick" ] && n=2000
+  {
+    echo
+    echo "### Forward mode (time ÷ primal; width 4 computes four directions in one pass)"
+    echo
+    echo "| kernel | primal | tangent ÷ primal | width-4 tangent ÷ primal |"
+    echo "|---|---|---|---|"
+    "$build/bench/forward-kernels" "$n"
+  } | tee -a "$build/bench/results.md" || status=1
+else
+  echo "bench: forward kernels did not compile" >&2
+  status=1
+fi
 exit $status
