@@ -16,6 +16,7 @@
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
@@ -51,6 +52,9 @@ struct Simplifier::Impl {
       // arrays then become scalars: no shadow memory and no per-iteration taping.
       FPM.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(2)));
       FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+      // Loads and arithmetic that do not change inside a loop move out of it, so the reverse
+      // sweep tapes them once per loop instead of once per iteration.
+      FPM.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
       FPM.addPass(EarlyCSEPass(true));
       FPM.addPass(InstCombinePass());
       FPM.addPass(SimplifyCFGPass());
