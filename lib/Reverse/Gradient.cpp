@@ -115,7 +115,7 @@ private:
   struct CountedLoop {
     Loop *L;
     PHINode *IV;
-    ConstantInt *Start;
+    Value *Start; // loop-invariant: a constant, an argument or a value computed before the loop
     ConstantInt *Step;
     BasicBlock *Pre, *Latch, *Exit;
     AllocaInst *Slot = nullptr;
@@ -445,9 +445,9 @@ void GradientGen::findCountedLoops() {
         pred_size(H) != 2)
       continue;
     for (PHINode &P : H->phis()) {
-      auto *Start = dyn_cast<ConstantInt>(P.getIncomingValueForBlock(Pre));
+      Value *Start = P.getIncomingValueForBlock(Pre);
       auto *Next = dyn_cast<BinaryOperator>(P.getIncomingValueForBlock(Lt));
-      if (!Start || !Next || Next->getOpcode() != Instruction::Add || Next->getOperand(0) != &P)
+      if (!P.getType()->isIntegerTy() || !Next || Next->getOpcode() != Instruction::Add || Next->getOperand(0) != &P)
         continue;
       auto *Step = dyn_cast<ConstantInt>(Next->getOperand(1));
       // Without wrapping the counter never returns to its start, so it identifies iteration 1.
@@ -960,7 +960,8 @@ void GradientGen::fillReverse() {
     } else if (CH) {
       Value *Cur = revPrimal(CH->IV, BB);
       Bd.CreateStore(Bd.CreateSub(Cur, CH->Step), countedSlot(*CH));
-      Bd.CreateCondBr(Bd.CreateICmpEQ(Cur, CH->Start), edgeTo(CH->Pre), edgeTo(CH->Latch));
+      Value *Start = revPrimal(CH->Start, BB); // invariant in the loop: taped once, at its exit
+      Bd.CreateCondBr(Bd.CreateICmpEQ(Cur, Start), edgeTo(CH->Pre), edgeTo(CH->Latch));
     } else {
       Value *Idx = pushAndPop(PredIndex[BB], Bd.getInt32Ty(), BB);
       SwitchInst *SW = Bd.CreateSwitch(Idx, edgeTo(Preds.back()), Preds.size() - 1);
