@@ -18,17 +18,86 @@ using namespace llvm;
 
 namespace synthase {
 
+/// The entry point a call reaches: directly, or (at -O0) through a local function-pointer
+/// variable that is only ever assigned the entry point.
+static Function *entryPointOf(CallBase *CB) {
+  Value *Callee = CB->getCalledOperand()->stripPointerCasts();
+  if (auto *LI = dyn_cast<LoadInst>(Callee))
+    if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())) {
+      Value *Stored = nullptr;
+      for (User *U : AI->users())
+        if (auto *SI = dyn_cast<StoreInst>(U)) {
+          if (SI->getPointerOperand() != AI || (Stored && Stored != SI->getValueOperand()))
+            return nullptr;
+          Stored = SI->getValueOperand();
+        }
+      Callee = Stored ? Stored->stripPointerCasts() : nullptr;
+    }
+  auto *F = dyn_cast_or_null<Function>(Callee);
+  return F && F->isDeclaration() && entryPointMode(F->getName()) ? F : nullptr;
+}
+
 std::vector<CallBase *> collectDiffCalls(Module &M) {
   std::vector<CallBase *> Calls;
   for (Function &F : M) {
     if (!F.isDeclaration() || !entryPointMode(F.getName()))
       continue;
-    for (User *U : F.users())
-      if (auto *CB = dyn_cast<CallBase>(U))
-        if (CB->getCalledOperand()->stripPointerCasts() == &F)
-          Calls.push_back(CB);
+    for (User *U : F.users()) {
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledOperand()->stripPointerCasts() == &F)
+        Calls.push_back(CB);
+      // `double (*ad)(void *, ...) = __enzyme_autodiff; ad(f, x)` as clang emits it at -O0.
+      if (auto *SI = dyn_cast<StoreInst>(U); SI && SI->getValueOperand()->stripPointerCasts() == &F)
+        if (auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand()->stripPointerCasts()))
+          for (User *AU : AI->users())
+            if (auto *LI = dyn_cast<LoadInst>(AU))
+              for (User *LU : LI->users())
+                if (auto *CB = dyn_cast<CallBase>(LU); CB && CB->getCalledOperand() == LI && entryPointOf(CB) == &F)
+                  Calls.push_back(CB);
+    }
   }
   return Calls;
+}
+
+/// Function-pointer variables that held an entry point and are no longer read: drop them, so
+/// the entry point has no use left and the program links.
+static void removeDeadEntryPointSlots(Module &M) {
+  for (Function &F : M) {
+    if (!F.isDeclaration() || !entryPointMode(F.getName()))
+      continue;
+    SmallVector<StoreInst *, 4> Dead;
+    for (User *U : F.users())
+      if (auto *SI = dyn_cast<StoreInst>(U))
+        if (auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand()->stripPointerCasts())) {
+          SmallVector<LoadInst *, 4> DeadLoads;
+          for (User *AU : AI->users())
+            if (auto *LI = dyn_cast<LoadInst>(AU); LI && LI->use_empty())
+              DeadLoads.push_back(LI);
+          for (LoadInst *LI : DeadLoads)
+            LI->eraseFromParent();
+          if (all_of(AI->users(), [](User *AU) { return isa<StoreInst>(AU); }))
+            Dead.push_back(SI);
+        }
+    for (StoreInst *SI : Dead)
+      SI->eraseFromParent();
+  }
+}
+
+/// Any use of an entry point left at the end is one the engine could not follow (a function
+/// pointer passed around, stored in memory...): say so instead of failing at link time.
+static void reportUnloweredEntryPoints(Module &M) {
+  for (Function &F : M) {
+    if (!F.isDeclaration() || !entryPointMode(F.getName()) || F.use_empty())
+      continue;
+    User *U = *F.user_begin();
+    auto *I = dyn_cast<Instruction>(U);
+    reportError(I ? I->getFunction() : nullptr, I,
+                "'" + F.getName() + "' is used other than by a direct call, so it cannot be "
+                "differentiated here",
+                "call __enzyme_autodiff / __enzyme_fwddiff directly (or through a local "
+                "function-pointer variable assigned once)");
+    if (!I)
+      reportModuleError(M, "'" + F.getName() + "' is used other than by a direct call");
+  }
 }
 
 /// Writes the derivative results into the type the call site declared (double, a struct of
@@ -232,7 +301,8 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     return false;
   bool Changed = false;
   for (CallBase *CB : Calls) {
-    auto Mode = entryPointMode(CB->getCalledOperand()->stripPointerCasts()->getName());
+    Function *Entry = entryPointOf(CB);
+    auto Mode = entryPointMode(Entry->getName());
     Function *Target = differentiatedFunction(CB->getArgOperand(
         CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
     // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
@@ -245,7 +315,7 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
               ? "ThinLTO splits the program into modules, so the whole function is not visible here"
               : "it has no body in this module";
       reportError(CB->getFunction(), CB,
-                  "cannot differentiate '" + (Target ? Target->getName() : StringRef("<unknown>")) + "': " + Why,
+                  "cannot differentiate '" + (Target ? displayName(Target->getName()) : std::string("<unknown>")) + "': " + Why,
                   "use full LTO: clang -flto=full (Rust: -C lto=fat -C linker-plugin-lto) with the "
                   "plugin loaded at link time (-Wl,--load-pass-plugin=Synthase.so)");
       eraseCallAndMarkers(CB);
@@ -261,6 +331,7 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     Changed = true;
   }
   removeMarkerGlobals(M);
+  removeDeadEntryPointSlots(M);
   return Changed;
 }
 
@@ -278,7 +349,10 @@ bool lowerModule(Module &M, const Options &O) {
     applyInliningPostPass(M, E, O);
     E.cleanup();
   }
+  removeDeadEntryPointSlots(M);
   removeUnusedEntryPoints(M);
+  if (O.When != Stage::Compile)
+    reportUnloweredEntryPoints(M);
   if (Changed) {
     std::string Msg;
     raw_string_ostream OS(Msg);

@@ -220,7 +220,7 @@ StringRef canonicalMathName(const Function *F) {
   }
   if (N == "scalbn" || N == "scalbnf" || N == "scalbnl")
     return "ldexp";
-  if (N == "pow10")
+  if (N == "pow10" || N == "pow10f" || N == "pow10l")
     return "exp10";
   return "";
 }

@@ -2,6 +2,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
 #include <atomic>
 
@@ -12,6 +13,12 @@ namespace synthase {
 static std::atomic<unsigned> NumErrors{0};
 
 unsigned errorCount() { return NumErrors; }
+
+std::string displayName(StringRef Symbol) {
+  if (!Symbol.starts_with("_Z"))
+    return Symbol.str();
+  return llvm::demangle(Symbol.str());
+}
 
 std::string sourceLocation(const Instruction *I) {
   if (!I)
@@ -49,7 +56,7 @@ static void emit(const Function *F, const Instruction *I, const Twine &Msg, cons
   if (!Loc.empty())
     OS << Loc << ": ";
   if (F)
-    OS << "in function '" << F->getName() << "': ";
+    OS << "in function '" << displayName(F->getName()) << "': ";
   OS << Msg;
   if (I)
     OS << "\n  instruction: " << printInstruction(I);

@@ -20,6 +20,9 @@ std::string sourceLocation(const llvm::Instruction *I);
 /// The instruction printed on one line, trimmed.
 std::string printInstruction(const llvm::Value *V);
 
+/// A symbol as users wrote it: C++ names demangled ("model(double, double)"), others unchanged.
+std::string displayName(llvm::StringRef Symbol);
+
 /// Number of errors reported so far in this process (used to stop generating after a failure).
 unsigned errorCount();
 
