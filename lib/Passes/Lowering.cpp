@@ -9,6 +9,7 @@
 #include "synthase/Synthase.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -335,11 +336,61 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
   return Changed;
 }
 
+/// Enzyme's type hints (`__enzyme_float(ptr, size)`, ...) only help its type analysis; Synthase
+/// reads types from the IR, so the hints are dropped before anything is differentiated.
+static bool dropTypeHints(Module &M) {
+  bool Changed = false;
+  for (Function &F : M) {
+    StringRef N = F.getName();
+    if (!F.isDeclaration() || !(N == "__enzyme_float" || N == "__enzyme_double" ||
+                                N == "__enzyme_integer" || N == "__enzyme_pointer"))
+      continue;
+    SmallVector<CallBase *, 4> Calls;
+    for (User *U : F.users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getType()->isVoidTy())
+        Calls.push_back(CB);
+    for (CallBase *CB : Calls) {
+      if (auto *II = dyn_cast<InvokeInst>(CB))
+        BranchInst::Create(II->getNormalDest(), II->getIterator());
+      CB->eraseFromParent();
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+
+/// Other parts of Enzyme's API are not implemented: say so at compile time, not at link time.
+static void reportUnsupportedEnzymeApi(Module &M, const Options &O) {
+  for (GlobalVariable &G : M.globals())
+    if (G.getName().starts_with("__enzyme_register_") && !G.isDeclaration())
+    {
+      std::string Msg = ("synthase: custom derivative registration '" + G.getName() +
+                         "' is not supported yet and is ignored: Synthase differentiates the "
+                         "function's own body").str();
+      M.getContext().diagnose(DiagnosticInfoGeneric(Msg, DS_Warning));
+    }
+  if (O.When == Stage::Compile)
+    return;
+  for (Function &F : M) {
+    StringRef N = F.getName();
+    if (!F.isDeclaration() || F.use_empty() || !N.contains("__enzyme_") || entryPointMode(N))
+      continue;
+    auto *I = dyn_cast<Instruction>(*F.user_begin());
+    reportError(I ? I->getFunction() : nullptr, I,
+                "Enzyme API '" + N + "' is not supported by Synthase",
+                "supported entry points: __enzyme_autodiff* (reverse) and __enzyme_fwddiff* "
+                "(forward, with enzyme_width for vector mode)");
+    if (!I)
+      reportModuleError(M, "Enzyme API '" + N + "' is not supported by Synthase");
+  }
+}
+
 bool lowerModule(Module &M, const Options &O) {
   if (O.PrintBefore)
     M.print(errs() << "; *** Synthase: module before AD ***\n", nullptr);
   Engine E(M);
-  bool Changed = expandDeclarativeFrontDoor(M);
+  bool Changed = dropTypeHints(M);
+  Changed |= expandDeclarativeFrontDoor(M);
   if (O.PrintPasses)
     errs() << "synthase: lowering AD call sites\n";
   Changed |= lowerDiffCalls(M, O, E);
@@ -353,6 +404,7 @@ bool lowerModule(Module &M, const Options &O) {
   removeUnusedEntryPoints(M);
   if (O.When != Stage::Compile)
     reportUnloweredEntryPoints(M);
+  reportUnsupportedEnzymeApi(M, O);
   if (Changed) {
     std::string Msg;
     raw_string_ostream OS(Msg);

@@ -1,0 +1,33 @@
+// Parts of Enzyme's API beyond __enzyme_autodiff / __enzyme_fwddiff: type hints are accepted and
+// dropped (the derivative is still right), split-mode entry points are refused at compile time,
+// and custom-derivative registrations get a warning that they are ignored.
+// RUN: %synthase-cc -O0 -DHINTS %s -o %t && %t
+// RUN: %synthase-cc -O2 -DHINTS %s -o %t2 && %t2
+// RUN: not %synthase-cc -O0 -DSPLIT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: %synthase-cc -O0 -DREGISTER -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REG
+// SPLIT: synthase: {{.*}}Enzyme API '__enzyme_augmentfwd' is not supported by Synthase
+// SPLIT: hint: supported entry points
+// REG: warning: synthase: custom derivative registration '__enzyme_register_gradient_sq' is not supported yet and is ignored
+extern int enzyme_dup, enzyme_const;
+double __enzyme_autodiff(void *, ...);
+void __enzyme_float(void *, int);
+static double sq(double *x) {
+  __enzyme_float(x, sizeof(double));
+  return x[0] * x[0];
+}
+#ifdef SPLIT
+void *__enzyme_augmentfwd(void *, ...);
+void *tape_of(double *x, double *dx) { return __enzyme_augmentfwd((void *)sq, enzyme_dup, x, dx); }
+#endif
+#ifdef REGISTER
+static double dsq(double *x) { return 2 * x[0]; }
+void *__enzyme_register_gradient_sq[] = {(void *)sq, (void *)dsq};
+double use(double *x, double *dx) { return __enzyme_autodiff((void *)sq, enzyme_dup, x, dx); }
+#endif
+#ifdef HINTS
+int main(void) {
+  double x = 3, dx = 0;
+  __enzyme_autodiff((void *)sq, enzyme_dup, &x, &dx);
+  return dx != 6; // d(x^2)/dx at 3
+}
+#endif
