@@ -13,7 +13,7 @@ namespace synthase {
 
 static bool isPtrDerivation(const Instruction *I) {
   return isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
-         isa<PHINode>(I) || isa<SelectInst>(I);
+         isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I);
 }
 
 SmallPtrSet<const BasicBlock *, 32> returningBlocks(const Function &F) {

@@ -210,9 +210,12 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
       return B.CreateInsertValue(lane(IV->getAggregateOperand(), l), In, IV->getIndices());
     });
   }
+  case Instruction::Freeze: // sanitizers and loop unswitching freeze values; tangents pass through
+    if (carriesDerivative(T) || T->isPointerTy())
+      return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
+    return;
   case Instruction::PtrToInt:
   case Instruction::IntToPtr:
-  case Instruction::Freeze:
   case Instruction::Br:
   case Instruction::Switch:
   case Instruction::Unreachable:
@@ -284,7 +287,8 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
       return;
     if (!active(P)) {
       if (active(V) && carriesDerivative(T))
-        fail(I, "an active value is stored through a pointer that has no shadow",
+        fail(I, "an active value is stored through a pointer that has no shadow (the pointer: " +
+                    printInstruction(getUnderlyingObject(SI->getPointerOperand(), 12)) + ")",
              "pass this memory with enzyme_dup (and a shadow) instead of enzyme_const");
       return;
     }

@@ -193,6 +193,8 @@ void GradientGen::augInstruction(Instruction *I) {
                            I->getName() + ".shadow", G->getNoWrapFlags());
     } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
       ShA[I] = B.CreatePointerCast(augShadow(I->getOperand(0)), T);
+    } else if (isa<FreezeInst>(I)) {
+      ShA[I] = augShadow(I->getOperand(0));
     } else if (auto *S = dyn_cast<SelectInst>(I)) {
       Value *TV = augShadow(S->getTrueValue()), *FV = augShadow(S->getFalseValue());
       ShA[I] = B.CreateSelect(augOf(S->getCondition()), TV ? TV : Constant::getNullValue(T),
@@ -252,7 +254,8 @@ void GradientGen::augInstruction(Instruction *I) {
       B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()),
                            augShadow(SI->getPointerOperand()), SI->getAlign());
     } else if (carriesDerivative(V->getType()) && active(V) && !shadowed(SI->getPointerOperand())) {
-      fail(I, "an active value is stored through a pointer that has no shadow",
+      fail(I, "an active value is stored through a pointer that has no shadow (the pointer: " +
+                    printInstruction(getUnderlyingObject(SI->getPointerOperand(), 12)) + ")",
            "pass this memory with enzyme_dup (and a shadow) instead of enzyme_const");
     }
   }
@@ -563,6 +566,8 @@ Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
     Value *Base = revShadow(I->getOperand(0), B);
     RBld.SetInsertPoint(RB[B].Remat->getTerminator());
     R = RBld.CreatePointerCast(Base, I->getType());
+  } else if (isa<FreezeInst>(I)) {
+    R = revShadow(I->getOperand(0), B);
   } else if (CountedLoop *C = invariantIn(I, B)) {
     R = fromLoopExit(*C, ShA.lookup(I), I->getType(), B, true, I);
   } else {
@@ -785,6 +790,8 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     return accumulate(Bd, I->getOperand(0), Bd.CreateFPCast(D, I->getOperand(0)->getType()));
   case Instruction::BitCast:
     return accumulate(Bd, I->getOperand(0), Bd.CreateBitCast(D, I->getOperand(0)->getType()));
+  case Instruction::Freeze:
+    return accumulate(Bd, I->getOperand(0), D);
   case Instruction::Select: {
     auto *S = cast<SelectInst>(I);
     Value *C = primal(S->getCondition());
