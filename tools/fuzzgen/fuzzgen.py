@@ -429,7 +429,11 @@ class FuncGen:
             c_in = ctx.sub(loopvars=ctx.loopvars + ["i"])
             fill = self.bexpr(c_in)
             c_use = ctx.sub(arrays=ctx.arrays + [(m, True)])
+            # No early return between malloc and free: the program itself would leak, and
+            # LeakSanitizer runs (FUZZ_SANITIZE=1) would blame the engine for it.
+            self.in_scratch = getattr(self, "in_scratch", 0) + 1
             use = self.stmts(c_use, r.randrange(1, 3), depth)
+            self.in_scratch -= 1
             tgt = r.choice(ctx.locals)
             return ("%sdouble *%s = (double *)malloc(sizeof(double) * n);\n"
                     "%sfor (int i = 0; i < n; ++i)\n%s  %s[i] = %s;\n%s"
@@ -476,7 +480,7 @@ class FuncGen:
             writable = [a for a, w in ctx.arrays if w]
             if writable:
                 return "%s%s(%s + 1, n - 1, %s);\n" % (ind, r.choice(self.ptr_helpers), r.choice(writable), self.expr(ctx, 2)), 1
-        if k < 0.71 and depth >= 1 and ctx.locals:
+        if k < 0.71 and depth >= 1 and ctx.locals and not getattr(self, "in_scratch", 0):
             # early return
             return "%sif (%s > 1.2)\n%s  return %s;\n" % (ind, self.expr(ctx, 2), ind, self.expr(ctx, 2)), 1
         return self.simple_assign(ctx, ind), 1
