@@ -170,8 +170,6 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
     }
   }
 
-  auto shadowOf = [&](Value *V, Type *T, unsigned Lane) -> Value * { return convertTo(B, V, T); };
-
   for (Argument &A : DC.Fn->args()) {
     Type *PT = A.getType();
     ArgSpec AS;
@@ -253,7 +251,7 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
         if (!markerName(S).empty())
           return fail("marker '" + markerName(S) + "' where the shadow of argument " +
                       Twine(A.getArgNo()) + " was expected");
-        Value *C = shadowOf(S, PT, L);
+        Value *C = convertTo(B, S, PT);
         if (!C || (PT->isPointerTy() && !S->getType()->isPointerTy() && !S->getType()->isIntegerTy()))
           return fail("the shadow of argument " + Twine(A.getArgNo()) +
                       " does not have the argument's type");

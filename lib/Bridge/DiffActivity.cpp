@@ -136,20 +136,16 @@ bool isValidInputActivity(DiffMode M, const DiffActivity &A) {
 }
 
 bool isValidReturnActivity(DiffMode M, const DiffActivity &A) {
+  // A return has no shadow argument and no slice length; otherwise the input rules apply.
   switch (A.Kind) {
   case ActivityKind::None:
-  case ActivityKind::Const:
     return true;
-  case ActivityKind::Dual:
-  case ActivityKind::Dualv:
-  case ActivityKind::DualOnly:
-  case ActivityKind::DualvOnly:
-    return M == DiffMode::Forward;
-  case ActivityKind::Active:
-  case ActivityKind::ActiveOnly:
-    return M == DiffMode::Reverse;
-  default:
+  case ActivityKind::Duplicated:
+  case ActivityKind::DuplicatedOnly:
+  case ActivityKind::FakeActivitySize:
     return false;
+  default:
+    return isValidInputActivity(M, A);
   }
 }
 

@@ -4,6 +4,7 @@
 #include "Analysis/Activity.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
+#include "Engine/Refusals.h"
 #include "Rules/Rules.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -237,6 +238,13 @@ static Value *underlyingArg(Value *P) {
 }
 
 void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
+  if (Value *P = atomicPointer(I)) {
+    if (active(P)) {
+      refuseAtomic(Sig.Fn, I);
+      Failed = true;
+    }
+    return;
+  }
   if (auto *AI = dyn_cast<AllocaInst>(I)) {
     Lanes L;
     IRBuilder<> EB(C);
@@ -255,11 +263,6 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Type *T = LI->getType();
-    if (LI->isAtomic() && active(LI->getPointerOperand())) {
-      fail(I, "atomic memory operations on differentiated data are not supported",
-           "use plain loads and stores inside the differentiated function, or mark the memory enzyme_const");
-      return;
-    }
     if (!(carriesDerivative(T) || T->isPointerTy()) || !active(LI->getPointerOperand()))
       return;
     Lanes L;
@@ -274,11 +277,6 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     Value *V = SI->getValueOperand(), *P = SI->getPointerOperand();
-    if (SI->isAtomic() && active(P)) {
-      fail(I, "atomic memory operations on differentiated data are not supported",
-           "use plain loads and stores inside the differentiated function, or mark the memory enzyme_const");
-      return;
-    }
     Type *T = V->getType();
     bool Carries = carriesDerivative(T) || T->isPointerTy();
     if (NoNeedArgs.count(underlyingArg(P)))
@@ -286,10 +284,10 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
     if (!Carries)
       return;
     if (!active(P)) {
-      if (active(V) && carriesDerivative(T))
-        fail(I, "an active value is stored through a pointer that has no shadow (the pointer: " +
-                    printInstruction(getUnderlyingObject(SI->getPointerOperand(), 12)) + ")",
-             "pass this memory with enzyme_dup (and a shadow) instead of enzyme_const");
+      if (active(V) && carriesDerivative(T)) {
+        refuseStoreWithoutShadow(Sig.Fn, SI);
+        Failed = true;
+      }
       return;
     }
     for (unsigned l = 0; l < W; ++l) {
@@ -299,8 +297,6 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
     }
     return;
   }
-  if (any_of(I->operands(), [&](Use &U) { return active(U.get()); }))
-    fail(I, "atomic memory operations on differentiated data are not supported");
 }
 
 void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
@@ -375,13 +371,10 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   bool WritesActiveMemory = !I->onlyReadsMemory() && any_of(I->args(), [&](Use &U) {
                               return U->getType()->isPointerTy() && active(U.get());
                             });
-  if (carriesDerivative(I->getType()) || WritesActiveMemory || !Callee)
-    fail(I, Callee ? "cannot differentiate call to external function '" + Name + "': it has no body "
-                         "in this module and no known derivative"
-                   : Twine("cannot differentiate an indirect call on active data"),
-         Callee ? "compile its definition into the same module (or use -flto with the plugin at link "
-                  "time), or pass its inputs as enzyme_const"
-                : "call the function directly so its body is known");
+  if (carriesDerivative(I->getType()) || WritesActiveMemory || !Callee) {
+    refuseUnknownCallee(Sig.Fn, I);
+    Failed = true;
+  }
 }
 
 void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IRBuilder<> &B) {

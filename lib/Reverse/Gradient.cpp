@@ -8,6 +8,7 @@
 #include "Analysis/Activity.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
+#include "Engine/Refusals.h"
 #include "Reverse/Tape.h"
 #include "Rules/Rules.h"
 #include "Support/Diagnostics.h"
@@ -233,14 +234,9 @@ void GradientGen::augInstruction(Instruction *I) {
       }
     }
   }
-  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) || (isa<LoadInst>(I) && cast<LoadInst>(I)->isAtomic()) ||
-      (isa<StoreInst>(I) && cast<StoreInst>(I)->isAtomic())) {
-    Value *Ptr = getLoadStorePointerOperand(I);
-    if (!Ptr)
-      Ptr = isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I)->getPointerOperand() : cast<AtomicCmpXchgInst>(I)->getPointerOperand();
-    if (shadowed(Ptr))
-      fail(I, "atomic memory operations on differentiated data are not supported",
-           "use plain loads and stores inside the differentiated function, or mark the memory enzyme_const");
+  if (Value *P = atomicPointer(I); P && shadowed(P)) {
+    refuseAtomic(Sig.Fn, I);
+    Failed = true;
   }
   if (isa<BitCastInst>(I) && carriesDerivative(T) && I->getOperand(0)->getType()->isIntOrIntVectorTy())
     if (const Instruction *Bits = launderedFloatBits(I, [&](const Value *V) { return Act.Varied.count(V) > 0; }))
@@ -254,14 +250,9 @@ void GradientGen::augInstruction(Instruction *I) {
       B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()),
                            augShadow(SI->getPointerOperand()), SI->getAlign());
     } else if (carriesDerivative(V->getType()) && active(V) && !shadowed(SI->getPointerOperand())) {
-      fail(I, "an active value is stored through a pointer that has no shadow (the pointer: " +
-                    printInstruction(getUnderlyingObject(SI->getPointerOperand(), 12)) + ")",
-           "pass this memory with enzyme_dup (and a shadow) instead of enzyme_const");
+      refuseStoreWithoutShadow(Sig.Fn, SI);
+      Failed = true;
     }
-  }
-  if (auto *MT = dyn_cast<MemTransferInst>(I)) {
-    // Pointer-holding memory copied: copy the shadow pointers too (float data is handled in reverse).
-    (void)MT;
   }
   if (isDefinedCall(I)) {
     auto *CB = cast<CallBase>(I);
@@ -410,7 +401,7 @@ void GradientGen::analyzeWrites() {
         AllocKind K = allocKind(G);
         if (K == AllocKind::Malloc || K == AllocKind::New || K == AllocKind::Calloc)
           continue;
-        if (G && G->isDeclaration() && isKnownInactiveCallee(G->getName()) && G->getName() != "free")
+        if (G && G->isDeclaration() && isKnownInactiveCallee(G->getName()))
           continue;
         if (CB->onlyAccessesArgMemory() || K != AllocKind::None) {
           for (Use &U : CB->args())
@@ -729,13 +720,10 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
                         });
   if (G && isKnownInactiveCallee(G->getName()))
     return;
-  if (active(CB) || WritesShadowed || (ActiveIn && !CB->getType()->isVoidTy() && carriesDerivative(CB->getType())))
-    fail(CB, G ? "cannot differentiate call to external function '" + G->getName() +
-                     "': it has no body in this module and no known derivative"
-               : Twine("cannot differentiate an indirect call on active data"),
-         G ? "compile its definition into the same module (or use -flto with the plugin at link "
-             "time), or pass its inputs as enzyme_const"
-           : "call the function directly so its body is known");
+  if (active(CB) || WritesShadowed || (ActiveIn && !CB->getType()->isVoidTy() && carriesDerivative(CB->getType()))) {
+    refuseUnknownCallee(Sig.Fn, CB);
+    Failed = true;
+  }
 }
 
 void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd) {

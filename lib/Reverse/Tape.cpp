@@ -71,10 +71,6 @@ static void emitPushes(Engine &E, BasicBlock *BB, Value *Tape, ArrayRef<Value *>
   B.CreateStore(B.CreateAdd(Top, B.getInt64(Total)), TopP);
 }
 
-void emitTapePushes(Engine &E, BasicBlock *BB, Value *Tape, ArrayRef<Value *> Vals) {
-  emitPushes(E, BB, Tape, Vals, false);
-}
-
 void emitAllTapePushes(Engine &E, Function &Aug, Value *Tape,
                        ArrayRef<std::pair<BasicBlock *, SmallVector<Value *, 8>>> Pushes) {
   const DataLayout &DL = E.module().getDataLayout();

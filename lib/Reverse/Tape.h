@@ -13,11 +13,6 @@ constexpr uint64_t InlineTapeBytes = 512;
 /// Bytes a value of T occupies on the tape (its alloc size rounded up to 8).
 uint64_t tapeSlotSize(const llvm::DataLayout &DL, llvm::Type *T);
 
-/// Emits pushes of Vals before BB's terminator, with one capacity check for the whole group.
-/// May split BB (the terminator moves to a new block).
-void emitTapePushes(Engine &E, llvm::BasicBlock *BB, llvm::Value *Tape,
-                    llvm::ArrayRef<llvm::Value *> Vals);
-
 /// Emits every block's pushes. Inside an innermost loop whose trip count is known on entry (and
 /// that calls nothing that pushes), space for all its iterations is reserved once in the
 /// preheader and the pushes in the loop go without a capacity check.
