@@ -2,6 +2,7 @@
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
 #include "Analysis/Activity.h"
+#include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
 #include "Engine/Refusals.h"
@@ -284,8 +285,11 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
     if (!Carries)
       return;
     if (!active(P)) {
-      if (active(V) && carriesDerivative(T)) {
-        refuseStoreWithoutShadow(Sig.Fn, SI);
+      bool Derivative = active(V) && (carriesDerivative(T) || mayHoldDerivatives(*Src, V, [&](const Value *X) {
+                                        return active(const_cast<Value *>(X));
+                                      }));
+      if (Derivative && !unshadowedWriteIsHarmless(*Src, P)) {
+        refuseUnshadowedWrite(Sig.Fn, SI, P, T->isPointerTy());
         Failed = true;
       }
       return;
@@ -305,8 +309,16 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
     return;
   if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
     Value *Dst = MI->getDest();
-    if (!active(Dst))
+    if (!active(Dst)) {
+      auto *MT = dyn_cast<MemTransferInst>(MI);
+      if (MT && active(MT->getSource()) &&
+          mayHoldDerivatives(*Src, MT->getSource(), [&](const Value *X) { return active(const_cast<Value *>(X)); }) &&
+          !unshadowedWriteIsHarmless(*Src, Dst)) {
+        refuseUnshadowedWrite(Sig.Fn, MI, Dst, false);
+        Failed = true;
+      }
       return;
+    }
     auto *MC = cast<MemIntrinsic>(C);
     for (unsigned l = 0; l < W; ++l) {
       if (auto *MT = dyn_cast<MemTransferInst>(MI)) {

@@ -6,6 +6,7 @@
 // integer arithmetic) and otherwise taken from the tape. Adjoints live in stack slots that
 // mem2reg promotes once generation is done.
 #include "Analysis/Activity.h"
+#include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
 #include "Engine/Refusals.h"
@@ -92,6 +93,9 @@ private:
   void buildAugmented();
   void fillAugmented();
   Value *augShadow(Value *P);
+  /// augShadow for a pointer the analysis says has a shadow; a missing one is reported (never a
+  /// crash) and a poison stands in until generation stops.
+  Value *needShadow(Value *P, const Instruction *At);
   void augInstruction(Instruction *I);
 
   // ---- reverse sweep ----
@@ -153,6 +157,15 @@ Value *GradientGen::augShadow(Value *P) {
   return nullptr;
 }
 
+Value *GradientGen::needShadow(Value *P, const Instruction *At) {
+  if (Value *S = augShadow(P))
+    return S;
+  if (!Failed)
+    fail(At, "internal error: no shadow was built for pointer " + printInstruction(P),
+         "please report this with the input module");
+  return PoisonValue::get(P->getType());
+}
+
 Signature GradientGen::calleeSignature(CallBase *CB) {
   Function *G = CB->getCalledFunction();
   Signature S{G, DiffMode::Reverse, {}, 1, false, carriesDerivative(CB->getType()) && active(CB)};
@@ -190,18 +203,18 @@ void GradientGen::augInstruction(Instruction *I) {
       ShA[I] = PB.CreatePHI(T, P->getNumIncomingValues(), I->getName() + ".shadow");
     } else if (auto *G = dyn_cast<GetElementPtrInst>(I)) {
       SmallVector<Value *, 4> Idx(cast<GetElementPtrInst>(C)->indices());
-      ShA[I] = B.CreateGEP(G->getSourceElementType(), augShadow(G->getPointerOperand()), Idx,
+      ShA[I] = B.CreateGEP(G->getSourceElementType(), needShadow(G->getPointerOperand(), I), Idx,
                            I->getName() + ".shadow", G->getNoWrapFlags());
     } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
-      ShA[I] = B.CreatePointerCast(augShadow(I->getOperand(0)), T);
+      ShA[I] = B.CreatePointerCast(needShadow(I->getOperand(0), I), T);
     } else if (isa<FreezeInst>(I)) {
-      ShA[I] = augShadow(I->getOperand(0));
+      ShA[I] = needShadow(I->getOperand(0), I);
     } else if (auto *S = dyn_cast<SelectInst>(I)) {
       Value *TV = augShadow(S->getTrueValue()), *FV = augShadow(S->getFalseValue());
       ShA[I] = B.CreateSelect(augOf(S->getCondition()), TV ? TV : Constant::getNullValue(T),
                               FV ? FV : Constant::getNullValue(T));
     } else if (auto *LI = dyn_cast<LoadInst>(I)) {
-      ShA[I] = B.CreateAlignedLoad(T, augShadow(LI->getPointerOperand()), LI->getAlign(),
+      ShA[I] = B.CreateAlignedLoad(T, needShadow(LI->getPointerOperand(), I), LI->getAlign(),
                                    I->getName() + ".shadow");
     } else if (auto *AI = dyn_cast<AllocaInst>(I)) {
       // The shadow outlives this sweep (the reverse sweep needs it), so it lives on the heap.
@@ -248,12 +261,25 @@ void GradientGen::augInstruction(Instruction *I) {
     if (V->getType()->isPointerTy() && shadowed(SI->getPointerOperand())) {
       Value *SV = augShadow(V);
       B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()),
-                           augShadow(SI->getPointerOperand()), SI->getAlign());
-    } else if (carriesDerivative(V->getType()) && active(V) && !shadowed(SI->getPointerOperand())) {
-      refuseStoreWithoutShadow(Sig.Fn, SI);
-      Failed = true;
+                           needShadow(SI->getPointerOperand(), I), SI->getAlign());
+    } else if (!shadowed(SI->getPointerOperand())) {
+      bool Derivative = carriesDerivative(V->getType())
+                            ? Act.Varied.count(V) > 0
+                            : V->getType()->isPointerTy() && shadowed(V) &&
+                                  mayHoldDerivatives(*Src, V, [&](const Value *X) { return shadowed(X); });
+      if (Derivative && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
+        refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPointerTy());
+        Failed = true;
+      }
     }
   }
+  if (auto *MT = dyn_cast<MemTransferInst>(I))
+    if (!shadowed(MT->getDest()) && shadowed(MT->getSource()) &&
+        mayHoldDerivatives(*Src, MT->getSource(), [&](const Value *X) { return shadowed(X); }) &&
+        !unshadowedWriteIsHarmless(*Src, MT->getDest())) {
+      refuseUnshadowedWrite(Sig.Fn, MT, MT->getDest(), false);
+      Failed = true;
+    }
   if (isDefinedCall(I)) {
     auto *CB = cast<CallBase>(I);
     if (!isa<CallInst>(CB)) {
@@ -305,8 +331,11 @@ void GradientGen::fillAugmented() {
     for (Instruction &I : *BB)
       Insts.push_back(&I);
     if (Live.count(BB)) // paths that never return run as primal code only
-      for (Instruction *I : Insts)
+      for (Instruction *I : Insts) {
         augInstruction(I);
+        if (Failed)
+          return; // what follows may depend on what failed: stop cleanly, the pair is dropped
+      }
     // A block with several predecessors records which one it was entered from.
     SmallVector<BasicBlock *, 4> Preds;
     for (BasicBlock *P : predecessors(BB))
@@ -559,6 +588,8 @@ Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
     R = RBld.CreatePointerCast(Base, I->getType());
   } else if (isa<FreezeInst>(I)) {
     R = revShadow(I->getOperand(0), B);
+  } else if (!ShA.lookup(I)) {
+    R = needShadow(I, I); // reported; the pair is dropped
   } else if (CountedLoop *C = invariantIn(I, B)) {
     R = fromLoopExit(*C, ShA.lookup(I), I->getType(), B, true, I);
   } else {
