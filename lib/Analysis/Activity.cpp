@@ -13,7 +13,8 @@ namespace synthase {
 
 static bool isPtrDerivation(const Instruction *I) {
   return isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
-         isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I);
+         isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I) || isa<ExtractElementInst>(I) ||
+         isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I);
 }
 
 SmallPtrSet<const BasicBlock *, 32> returningBlocks(const Function &F) {
@@ -74,7 +75,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
       if (!Live.count(I.getParent()))
         continue;
       Type *T = I.getType();
-      if (T->isPointerTy() && !AI.Shadowed.count(&I)) {
+      if (T->isPtrOrPtrVectorTy() && !AI.Shadowed.count(&I)) {
         bool S = false;
         if (isa<AllocaInst>(I))
           S = true;
@@ -89,7 +90,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
         else if (auto *LI = dyn_cast<LoadInst>(&I))
           S = shadowed(LI->getPointerOperand());
         else if (isPtrDerivation(&I))
-          S = any_of(I.operands(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); });
+          S = any_of(I.operands(), [&](const Use &U) { return U->getType()->isPtrOrPtrVectorTy() && shadowed(U.get()); });
         if (S) {
           AI.Shadowed.insert(&I);
           Changed = true;

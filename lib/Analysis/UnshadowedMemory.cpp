@@ -125,3 +125,65 @@ void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value
 }
 
 } // namespace synthase
+
+namespace synthase {
+
+bool mayStoreNullShadows(const Function &F, function_ref<bool(const Value *)> HasShadow) {
+  for (const Instruction &I : instructions(F)) {
+    if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      const Value *V = SI->getValueOperand();
+      if (V->getType()->isPtrOrPtrVectorTy() && !isa<ConstantPointerNull>(V) &&
+          !(isa<Constant>(V) && cast<Constant>(V)->isNullValue()) && HasShadow(SI->getPointerOperand()) &&
+          !HasShadow(V))
+        return true;
+    } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+      if (HasShadow(MT->getDest()) && !HasShadow(MT->getSource()))
+        return true;
+    }
+  }
+  return false;
+}
+
+NullRoot nullRootOf(Value *Ptr) {
+  NullRoot R;
+  bool ThroughMerge = false, OtherLeaf = false;
+  SmallVector<Value *, 8> Work{Ptr};
+  SmallPtrSet<Value *, 16> Seen{Ptr};
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    Value *Next = nullptr;
+    if (auto *G = dyn_cast<GEPOperator>(V))
+      Next = G->getPointerOperand();
+    else if (isa<BitCastInst>(V) || isa<AddrSpaceCastInst>(V) || isa<FreezeInst>(V))
+      Next = cast<Instruction>(V)->getOperand(0);
+    if (Next) {
+      if (Seen.insert(Next).second)
+        Work.push_back(Next);
+      continue;
+    }
+    if (isa<PHINode>(V) || isa<SelectInst>(V)) {
+      ThroughMerge = true;
+      for (Value *In : isa<PHINode>(V) ? SmallVector<Value *, 4>(cast<PHINode>(V)->incoming_values())
+                                      : SmallVector<Value *, 4>{cast<SelectInst>(V)->getTrueValue(),
+                                                                cast<SelectInst>(V)->getFalseValue()})
+        if (Seen.insert(In).second)
+          Work.push_back(In);
+      continue;
+    }
+    bool MaybeNull = (isa<LoadInst>(V) && V->getType()->isPointerTy()) || isa<ExtractElementInst>(V);
+    if (!MaybeNull) {
+      OtherLeaf = true; // arguments, allocations, globals: their shadows are never null
+      continue;
+    }
+    if (R.K == NullRoot::Root && R.V != V)
+      return {NullRoot::Unknown, nullptr};
+    R = {NullRoot::Root, V};
+  }
+  // Through a phi or select, the root tells null-ness only if every way of forming the address
+  // starts from it (a pointer stepped through a loop); a merge with other pointers is Unknown.
+  if (R.K == NullRoot::Root && ThroughMerge && OtherLeaf)
+    return {NullRoot::Unknown, nullptr};
+  return R;
+}
+
+} // namespace synthase

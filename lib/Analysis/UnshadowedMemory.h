@@ -25,3 +25,21 @@ void refuseUnshadowedWrite(const llvm::Function *Fn, const llvm::Instruction *I,
                            bool IsPointer);
 
 } // namespace synthase
+
+namespace synthase {
+struct ActivityInfo;
+
+/// True when F may store a null shadow into shadow memory: a pointer without a shadow (into
+/// constant data) stored into memory that has one, or such memory filled by a copy from memory
+/// without a shadow. A shadow pointer loaded back from memory may then be null, and every access
+/// through it is guarded at run time (the data behind it is constant: it carries no derivative).
+bool mayStoreNullShadows(const llvm::Function &F, llvm::function_ref<bool(const llvm::Value *)> HasShadow);
+
+/// Where a maybe-null shadow comes from: the pointer loaded from memory (or extracted from a
+/// loaded vector of pointers) that an address is derived from by GEPs and casts.
+struct NullRoot {
+  enum Kind { None, Root, Unknown } K = None;
+  llvm::Value *V = nullptr;
+};
+NullRoot nullRootOf(llvm::Value *Ptr);
+} // namespace synthase

@@ -70,6 +70,17 @@ private:
     Failed = true;
   }
 
+  /// Shadow pointers loaded from memory may be null (mayStoreNullShadows): lane l of Ptr's
+  /// shadow, redirected at run time when it is.
+  bool NullShadows = false;
+  Value *guard(IRBuilder<> &B, Value *Ptr, unsigned l, Type *T, bool Write) {
+    NullRoot R = NullShadows ? nullRootOf(Ptr) : NullRoot();
+    if (R.K == NullRoot::None)
+      return lane(Ptr, l);
+    Value *Root = R.K == NullRoot::Root && active(R.V) ? lane(R.V, l) : nullptr;
+    return E.guardNullShadow(B, lane(Ptr, l), Root, T, Write);
+  }
+
   void visit(Instruction *I, Instruction *C);
   void visitCall(CallBase *I, CallBase *C, IRBuilder<> &B);
   void visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IRBuilder<> &B);
@@ -84,7 +95,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
   Type *T = I->getType();
 
   if (auto *P = dyn_cast<PHINode>(I)) {
-    if (!carriesDerivative(T) && !T->isPointerTy())
+    if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy())
       return;
     SmallVector<PHINode *, 4> TP;
     IRBuilder<> PB(cast<Instruction>(C)->getParent(), cast<Instruction>(C)->getParent()->begin());
@@ -174,7 +185,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
   }
   case Instruction::Select: {
     auto *S = cast<SelectInst>(I);
-    if (!carriesDerivative(T) && !T->isPointerTy())
+    if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy())
       return;
     Value *Cond = primal(S->getCondition());
     return mapLinear([&](unsigned l) {
@@ -213,7 +224,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     });
   }
   case Instruction::Freeze: // sanitizers and loop unswitching freeze values; tangents pass through
-    if (carriesDerivative(T) || T->isPointerTy())
+    if (carriesDerivative(T) || T->isPtrOrPtrVectorTy())
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
     return;
   case Instruction::PtrToInt:
@@ -264,11 +275,11 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Type *T = LI->getType();
-    if (!(carriesDerivative(T) || T->isPointerTy()) || !active(LI->getPointerOperand()))
+    if (!(carriesDerivative(T) || T->isPtrOrPtrVectorTy()) || !active(LI->getPointerOperand()))
       return;
     Lanes L;
     for (unsigned l = 0; l < W; ++l) {
-      auto *SL = B.CreateLoad(T, lane(LI->getPointerOperand(), l), LI->getName() + ".tan");
+      auto *SL = B.CreateLoad(T, guard(B, LI->getPointerOperand(), l, T, false), LI->getName() + ".tan");
       SL->setAlignment(LI->getAlign());
       SL->setVolatile(LI->isVolatile());
       L.push_back(SL);
@@ -279,7 +290,7 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     Value *V = SI->getValueOperand(), *P = SI->getPointerOperand();
     Type *T = V->getType();
-    bool Carries = carriesDerivative(T) || T->isPointerTy();
+    bool Carries = carriesDerivative(T) || T->isPtrOrPtrVectorTy();
     if (NoNeedArgs.count(underlyingArg(P)))
       C->eraseFromParent(); // enzyme_dupnoneed: the primal result is not wanted
     if (!Carries)
@@ -289,14 +300,14 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
                                         return active(const_cast<Value *>(X));
                                       }));
       if (Derivative && !unshadowedWriteIsHarmless(*Src, P)) {
-        refuseUnshadowedWrite(Sig.Fn, SI, P, T->isPointerTy());
+        refuseUnshadowedWrite(Sig.Fn, SI, P, T->isPtrOrPtrVectorTy());
         Failed = true;
       }
       return;
     }
     for (unsigned l = 0; l < W; ++l) {
       Value *TV = lane(V, l);
-      auto *SS = B.CreateStore(TV, lane(P, l));
+      auto *SS = B.CreateStore(TV, guard(B, P, l, T, true));
       SS->setAlignment(SI->getAlign());
     }
     return;
@@ -465,6 +476,14 @@ Function *TangentGen::run(Function *NF, ClonedBody &CB) {
       if (Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed)
         NoNeedArgs.insert(&A);
     }
+  {
+    ActivityInfo AI = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
+    NullShadows = mayStoreNullShadows(*Src, [&](const Value *V) {
+      if (auto *C = dyn_cast<Constant>(V))
+        return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C)) != nullptr;
+      return AI.isShadowed(V);
+    });
+  }
   ReversePostOrderTraversal<Function *> RPO(Src);
   SmallVector<ReturnInst *, 2> Rets;
   auto Live = returningBlocks(*Src);

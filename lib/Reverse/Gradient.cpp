@@ -6,6 +6,7 @@
 // integer arithmetic) and otherwise taken from the tape. Adjoints live in stack slots that
 // mem2reg promotes once generation is done.
 #include "Analysis/Activity.h"
+#include "Analysis/MemoryLayout.h"
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
@@ -96,6 +97,12 @@ private:
   /// augShadow for a pointer the analysis says has a shadow; a missing one is reported (never a
   /// crash) and a poison stands in until generation stops.
   Value *needShadow(Value *P, const Instruction *At);
+  /// Shadow pointers loaded from memory may be null (mayStoreNullShadows): accesses through them
+  /// are redirected at run time. ShAddr is the shadow of SrcPtr, in the augmented sweep or in
+  /// reverse block B.
+  bool NullShadows = false;
+  Value *guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write);
+  Value *guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write);
   void augInstruction(Instruction *I);
 
   // ---- reverse sweep ----
@@ -110,6 +117,13 @@ private:
   void reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd);
   void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
   void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
+  /// The forward sweep of a copy between shadowed objects: the shadows of copied pointers go along.
+  void augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B);
+  MemoryLayout copyLayout(MemTransferInst *MT) {
+    MemoryLayout L = accessLayout(DL, MT->getDest());
+    L.merge(accessLayout(DL, MT->getSource()));
+    return L;
+  }
   Type *floatElementType(Value *Ptr, Instruction *At);
   void analyzeWrites();
   bool isReloadable(const LoadInst *L);
@@ -166,6 +180,20 @@ Value *GradientGen::needShadow(Value *P, const Instruction *At) {
   return PoisonValue::get(P->getType());
 }
 
+Value *GradientGen::guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write) {
+  NullRoot R = NullShadows ? nullRootOf(SrcPtr) : NullRoot();
+  if (R.K == NullRoot::None)
+    return ShAddr;
+  return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? augShadow(R.V) : nullptr, T, Write);
+}
+
+Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write) {
+  NullRoot R = NullShadows ? nullRootOf(SrcPtr) : NullRoot();
+  if (R.K == NullRoot::None)
+    return ShAddr;
+  return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? revShadow(R.V, RevB) : nullptr, T, Write);
+}
+
 Signature GradientGen::calleeSignature(CallBase *CB) {
   Function *G = CB->getCalledFunction();
   Signature S{G, DiffMode::Reverse, {}, 1, false, carriesDerivative(CB->getType()) && active(CB)};
@@ -197,7 +225,7 @@ void GradientGen::augInstruction(Instruction *I) {
   IRBuilder<> B(C->getParent(), isa<PHINode>(C) ? C->getParent()->getFirstInsertionPt()
                                                  : std::next(C->getIterator()));
   B.SetCurrentDebugLocation(C->getDebugLoc());
-  if (T->isPointerTy() && shadowed(I)) {
+  if (T->isPtrOrPtrVectorTy() && shadowed(I)) {
     if (auto *P = dyn_cast<PHINode>(I)) {
       IRBuilder<> PB(C->getParent(), C->getParent()->begin());
       ShA[I] = PB.CreatePHI(T, P->getNumIncomingValues(), I->getName() + ".shadow");
@@ -214,8 +242,20 @@ void GradientGen::augInstruction(Instruction *I) {
       ShA[I] = B.CreateSelect(augOf(S->getCondition()), TV ? TV : Constant::getNullValue(T),
                               FV ? FV : Constant::getNullValue(T));
     } else if (auto *LI = dyn_cast<LoadInst>(I)) {
-      ShA[I] = B.CreateAlignedLoad(T, needShadow(LI->getPointerOperand(), I), LI->getAlign(),
-                                   I->getName() + ".shadow");
+      Value *From = guardAug(B, needShadow(LI->getPointerOperand(), I), LI->getPointerOperand(), T, false);
+      ShA[I] = B.CreateAlignedLoad(T, From, LI->getAlign(), I->getName() + ".shadow");
+    } else if (isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I)) {
+      // Vectors of pointers (the SLP vectorizer's `load <8 x ptr>`): the same lane operations on
+      // the vector of shadows.
+      Instruction *SC = C->clone();
+      for (Use &U : SC->operands())
+        if (U->getType()->isPtrOrPtrVectorTy()) {
+          Value *Sh = augShadow(I->getOperand(U.getOperandNo()));
+          U.set(Sh ? Sh : Constant::getNullValue(U->getType()));
+        }
+      SC->setName(I->getName() + ".shadow");
+      B.Insert(SC);
+      ShA[I] = SC;
     } else if (auto *AI = dyn_cast<AllocaInst>(I)) {
       // The shadow outlives this sweep (the reverse sweep needs it), so it lives on the heap.
       Value *Size = B.CreateMul(B.CreateZExtOrTrunc(augOf(AI->getArraySize()), B.getInt64Ty()),
@@ -258,21 +298,23 @@ void GradientGen::augInstruction(Instruction *I) {
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     // Pointers stored into derivative memory carry their shadow along.
     Value *V = SI->getValueOperand();
-    if (V->getType()->isPointerTy() && shadowed(SI->getPointerOperand())) {
+    if (V->getType()->isPtrOrPtrVectorTy() && shadowed(SI->getPointerOperand())) {
       Value *SV = augShadow(V);
-      B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()),
-                           needShadow(SI->getPointerOperand(), I), SI->getAlign());
+      Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), V->getType(), true);
+      B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()), To, SI->getAlign());
     } else if (!shadowed(SI->getPointerOperand())) {
       bool Derivative = carriesDerivative(V->getType())
                             ? Act.Varied.count(V) > 0
-                            : V->getType()->isPointerTy() && shadowed(V) &&
+                            : V->getType()->isPtrOrPtrVectorTy() && shadowed(V) &&
                                   mayHoldDerivatives(*Src, V, [&](const Value *X) { return shadowed(X); });
       if (Derivative && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
-        refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPointerTy());
+        refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPtrOrPtrVectorTy());
         Failed = true;
       }
     }
   }
+  if (auto *MT = dyn_cast<MemTransferInst>(I); MT && shadowed(MT->getDest()) && shadowed(MT->getSource()))
+    augMemTransfer(MT, cast<MemTransferInst>(C), B);
   if (auto *MT = dyn_cast<MemTransferInst>(I))
     if (!shadowed(MT->getDest()) && shadowed(MT->getSource()) &&
         mayHoldDerivatives(*Src, MT->getSource(), [&](const Value *X) { return shadowed(X); }) &&
@@ -661,6 +703,27 @@ void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Va
   Bd.SetInsertPoint(After);
 }
 
+void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B) {
+  MemoryLayout L = copyLayout(MT);
+  if (!L.Pointers)
+    return; // floats only: their adjoints are all zero in this sweep
+  Value *DS = needShadow(MT->getDest(), MT), *SS = needShadow(MT->getSource(), MT);
+  if (auto *CLen = dyn_cast<ConstantInt>(MT->getLength())) {
+    for (auto &[Off, T] : L.Fields)
+      if (T->isPointerTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
+        Value *P = B.CreateLoad(T, B.CreateConstGEP1_64(B.getInt8Ty(), SS, Off));
+        B.CreateStore(P, B.CreateConstGEP1_64(B.getInt8Ty(), DS, Off));
+      }
+    return;
+  }
+  if (L.Floats.empty()) { // an array of pointers: its shadow is an array of shadow pointers
+    B.CreateMemMove(DS, MT->getDestAlign(), SS, MT->getSourceAlign(), C->getLength());
+    return;
+  }
+  fail(MT, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
+       "copy structs that hold both pointers and floats field by field, or with a constant size");
+}
+
 void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd) {
   Value *Dst = MI->getDest();
   if (!shadowed(Dst))
@@ -668,6 +731,27 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
   Value *DS = revShadow(Dst, B);
   Value *Len = revPrimal(MI->getLength(), B);
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
+    MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
+    auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+    if (shadowed(MT->getSource()) && CLen && (L.Pointers || L.Floats.size() > 1)) {
+      // A struct with pointers or mixed float widths: each float field at its own width.
+      Value *SS = revShadow(MT->getSource(), B);
+      for (auto &[Off, T] : L.Fields)
+        if (T->isFloatingPointTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
+          Value *PF = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), DS, Off);
+          Value *PI = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), SS, Off);
+          Value *DV = Bd.CreateAlignedLoad(T, PF, Align(1));
+          Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
+          Bd.CreateAlignedStore(ConstantFP::get(T, 0.0), PF, Align(1));
+        }
+      return;
+    }
+    if (shadowed(MT->getSource()) && L.Pointers) {
+      if (!L.Floats.empty())
+        fail(MI, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
+             "copy structs that hold both pointers and floats field by field, or with a constant size");
+      return; // pointers only: no adjoints to move
+    }
     if (shadowed(MT->getSource())) {
       // d_src += d_dst; d_dst = 0, element by element.
       emitAdjointTransfer(Bd, floatElementType(Dst, MI), revShadow(MT->getSource(), B), DS, Len);
@@ -771,8 +855,10 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     Value *V = SI->getValueOperand();
     if (carriesDerivative(V->getType()) && shadowed(SI->getPointerOperand())) {
       Value *SP = revShadow(SI->getPointerOperand(), B);
-      Value *D = Bd.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
-      Bd.CreateAlignedStore(Constant::getNullValue(V->getType()), SP, SI->getAlign());
+      Value *D = Bd.CreateAlignedLoad(V->getType(), guardRev(Bd, SP, SI->getPointerOperand(), B, V->getType(), false),
+                                      SI->getAlign());
+      Bd.CreateAlignedStore(Constant::getNullValue(V->getType()),
+                            guardRev(Bd, SP, SI->getPointerOperand(), B, V->getType(), true), SI->getAlign());
       accumulate(Bd, V, D);
     }
     return;
@@ -798,8 +884,10 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Value *SP = revShadow(LI->getPointerOperand(), B);
-    Value *Old = Bd.CreateAlignedLoad(I->getType(), SP, LI->getAlign());
-    Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), SP, LI->getAlign());
+    Value *Old = Bd.CreateAlignedLoad(I->getType(), guardRev(Bd, SP, LI->getPointerOperand(), B, I->getType(), false),
+                                      LI->getAlign());
+    Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), guardRev(Bd, SP, LI->getPointerOperand(), B, I->getType(), true),
+                          LI->getAlign());
     return;
   }
   Type *T = I->getType();
@@ -1020,6 +1108,7 @@ void GradientGen::fillReverse() {
 bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
   Live = returningBlocks(*Src);
+  NullShadows = mayStoreNullShadows(*Src, [&](const Value *V) { return shadowed(V); });
   analyzeWrites();
   findCountedLoops();
   buildAugmented();
