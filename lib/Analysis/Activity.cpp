@@ -1,4 +1,5 @@
 #include "Analysis/Activity.h"
+#include "Analysis/MemoryLayout.h"
 #include "Engine/Engine.h"
 #include "Rules/Rules.h"
 #include "llvm/IR/Constants.h"
@@ -96,6 +97,23 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           Changed = true;
         }
       }
+      if (T->isIntOrIntVectorTy() && !AI.Varied.count(&I)) {
+        // Float data moved as integers keeps its derivative (typed as the float it holds).
+        Type *MT = nullptr;
+        if (auto *LI = dyn_cast<LoadInst>(&I)) {
+          if (shadowed(LI->getPointerOperand()))
+            MT = floatTypeOfIntMove(F.getParent()->getDataLayout(), LI);
+        } else if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I)) {
+          for (unsigned k = isa<SelectInst>(I) ? 1 : 0; k < I.getNumOperands(); ++k)
+            if (Type *OT = AI.IntMoves.lookup(I.getOperand(k)))
+              MT = OT;
+        }
+        if (MT) {
+          AI.Varied.insert(&I);
+          AI.IntMoves[&I] = MT;
+          Changed = true;
+        }
+      }
       if (carriesDerivative(T) && !AI.Varied.count(&I)) {
         bool V = false;
         if (auto *LI = dyn_cast<LoadInst>(&I))
@@ -116,7 +134,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
   // Backward propagation: what can reach an active output.
   SmallVector<const Value *, 64> Work;
   auto useful = [&](const Value *V) {
-    if (carriesDerivative(V->getType()) && AI.Varied.count(V) && AI.Useful.insert(V).second)
+    if ((carriesDerivative(V->getType()) || AI.IntMoves.count(V)) && AI.Varied.count(V) && AI.Useful.insert(V).second)
       Work.push_back(V);
   };
   for (Instruction &I : instructions(F)) {

@@ -1,5 +1,7 @@
 #include "Analysis/MemoryLayout.h"
+#include "Rules/Rules.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -59,8 +61,16 @@ MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
   MemoryLayout L;
   APInt PtrOff(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, PtrOff, /*AllowNonInbounds=*/true);
-  // Walk every pointer derived from the base, with its offset relative to Ptr when constant.
-  SmallVector<std::pair<const Value *, std::optional<int64_t>>, 16> Work{{Base, -PtrOff.getSExtValue()}};
+  // Walk every pointer derived from the object, with its offset relative to Ptr when constant
+  // (Ptr at a variable offset inside the object: types are still seen, offsets are not).
+  const Value *Obj = getUnderlyingObject(Ptr, 12);
+  std::optional<int64_t> Start = -PtrOff.getSExtValue();
+  if (Obj != Base) {
+    Base = Obj;
+    Start = std::nullopt;
+    L.Complete = false;
+  }
+  SmallVector<std::pair<const Value *, std::optional<int64_t>>, 16> Work{{Base, Start}};
   SmallPtrSet<const Value *, 32> Seen{Base};
   while (!Work.empty() && Seen.size() < 1024) {
     auto [V, Off] = Work.pop_back_val();
@@ -90,12 +100,57 @@ MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
         if (SI->getPointerOperand() == U.get())
           note(DL, L, SI->getValueOperand()->getType(), Off);
       } else if (auto *CB = dyn_cast<CallBase>(I)) {
-        if (!isa<MemIntrinsic>(I) && !isa<IntrinsicInst>(I))
+        if (!isa<MemIntrinsic>(I) && !isa<IntrinsicInst>(I) && allocKind(CB->getCalledFunction()) == AllocKind::None)
           L.Complete = false; // a callee may access it in ways not seen here
       }
     }
   }
   return L;
+}
+
+} // namespace synthase
+
+namespace synthase {
+
+MemoryLayout moveLayout(const DataLayout &DL, const LoadInst *L) {
+  MemoryLayout Lay = accessLayout(DL, L->getPointerOperand());
+  SmallVector<const Value *, 8> Work{L};
+  SmallPtrSet<const Value *, 16> Seen{L};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getValueOperand() == V)
+          Lay.merge(accessLayout(DL, SI->getPointerOperand()));
+      } else if ((isa<PHINode>(U) || isa<SelectInst>(U) || isa<FreezeInst>(U)) && Seen.insert(U).second) {
+        Work.push_back(U);
+      }
+    }
+  }
+  return Lay;
+}
+
+Type *floatTypeOfIntMove(const DataLayout &DL, const LoadInst *L) {
+  Type *IT = L->getType();
+  if (!IT->isIntOrIntVectorTy())
+    return nullptr;
+  MemoryLayout Lay = moveLayout(DL, L);
+  uint64_t Bits = DL.getTypeSizeInBits(IT).getFixedValue();
+  Type *FT = nullptr;
+  if (Lay.Floats.size() == 1)
+    FT = *Lay.Floats.begin();
+  else if (Lay.Floats.empty() && Lay.Pointers)
+    return nullptr; // pointers moved as integers: their shadows move in the forward sweep
+  else if (Lay.Floats.empty())
+    FT = Bits % 64 == 0 ? Type::getDoubleTy(IT->getContext())
+         : Bits % 32 == 0 ? Type::getFloatTy(IT->getContext())
+                          : nullptr;
+  if (!FT)
+    return nullptr;
+  uint64_t FB = DL.getTypeSizeInBits(FT).getFixedValue();
+  if (Bits % FB != 0 || FB != DL.getTypeAllocSizeInBits(FT))
+    return nullptr; // e.g. doubles moved in bytes, or x86_fp80 in i64 halves
+  return Bits == FB ? FT : (Type *)FixedVectorType::get(FT, Bits / FB);
 }
 
 } // namespace synthase

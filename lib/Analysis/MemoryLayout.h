@@ -6,6 +6,7 @@
 #pragma once
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Value.h"
 #include <map>
 
@@ -27,4 +28,16 @@ struct MemoryLayout {
 /// The layout of the memory at Ptr as the function accesses it through Ptr's underlying object.
 MemoryLayout accessLayout(const llvm::DataLayout &DL, const llvm::Value *Ptr);
 
+} // namespace synthase
+
+namespace synthase {
+/// Float data moved as integers (a memcpy of one element turned into `load i64`/`store i64`,
+/// Rust's ptr::copy, swap and sort): for an integer load, the floating-point type its bits hold,
+/// deduced from how the memory it is read from and the memory it is stored to are accessed as
+/// floats. i64 moves double (or <2 x float>), i32 float, an integer vector the float vector of the
+/// same size. With no float access in sight an i64 is taken as a double and an i32 as a float.
+/// Null when the widths do not fit (e.g. doubles moved byte by byte).
+llvm::Type *floatTypeOfIntMove(const llvm::DataLayout &DL, const llvm::LoadInst *L);
+/// The layout of the memory an integer load reads and of every place its value is stored to.
+MemoryLayout moveLayout(const llvm::DataLayout &DL, const llvm::LoadInst *L);
 } // namespace synthase

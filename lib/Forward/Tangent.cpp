@@ -2,6 +2,8 @@
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
 #include "Analysis/Activity.h"
+#include "Analysis/MemoryLayout.h"
+#include "llvm/IR/InstIterator.h"
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
@@ -65,6 +67,12 @@ private:
     return L.empty() ? zeroOf(V->getType()) : L[l];
   }
   bool active(Value *V) { return !lanes(V).empty(); }
+  /// Integers carry the bytes of moved float data, never a derivative a callee could use.
+  bool activeArg(Value *V) { return !V->getType()->isIntOrIntVectorTy() && active(V); }
+  /// Integer values that move float (or pointer) data: their tangent is the shadow's bytes.
+  ActivityInfo Moves;
+  bool movesData(Value *V) { return Moves.IntMoves.count(V) || ByteMoves.count(V); }
+  SmallPtrSet<const Value *, 8> ByteMoves;
   void fail(Instruction *I, const Twine &Msg, const Twine &Hint = "") {
     reportError(Sig.Fn, I, Msg, Hint);
     Failed = true;
@@ -95,7 +103,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
   Type *T = I->getType();
 
   if (auto *P = dyn_cast<PHINode>(I)) {
-    if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy())
+    if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy() && !movesData(I))
       return;
     SmallVector<PHINode *, 4> TP;
     IRBuilder<> PB(cast<Instruction>(C)->getParent(), cast<Instruction>(C)->getParent()->begin());
@@ -165,6 +173,8 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
       return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
     if (T->isPointerTy())
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
+    if (carriesDerivative(T) && active(I->getOperand(0))) // float bits moved as an integer
+      return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
     if (carriesDerivative(T))
       if (const Instruction *Src = launderedFloatBits(I, [&](const Value *V) { return active(const_cast<Value *>(V)); }))
         fail(const_cast<Instruction *>(Src), "bitcast between a float and a non-float type",
@@ -185,7 +195,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
   }
   case Instruction::Select: {
     auto *S = cast<SelectInst>(I);
-    if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy())
+    if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy() && !T->isIntOrIntVectorTy())
       return;
     Value *Cond = primal(S->getCondition());
     return mapLinear([&](unsigned l) {
@@ -224,7 +234,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     });
   }
   case Instruction::Freeze: // sanitizers and loop unswitching freeze values; tangents pass through
-    if (carriesDerivative(T) || T->isPtrOrPtrVectorTy())
+    if (carriesDerivative(T) || T->isPtrOrPtrVectorTy() || T->isIntOrIntVectorTy())
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
     return;
   case Instruction::PtrToInt:
@@ -275,7 +285,7 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Type *T = LI->getType();
-    if (!(carriesDerivative(T) || T->isPtrOrPtrVectorTy()) || !active(LI->getPointerOperand()))
+    if (!(carriesDerivative(T) || T->isPtrOrPtrVectorTy() || movesData(LI)) || !active(LI->getPointerOperand()))
       return;
     Lanes L;
     for (unsigned l = 0; l < W; ++l) {
@@ -293,6 +303,16 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
     bool Carries = carriesDerivative(T) || T->isPtrOrPtrVectorTy();
     if (NoNeedArgs.count(underlyingArg(P)))
       C->eraseFromParent(); // enzyme_dupnoneed: the primal result is not wanted
+    if (T->isIntOrIntVectorTy() && active(P)) {
+      // Moved float bytes carry their tangent's bytes; any other integer overwriting float data
+      // ends its tangent.
+      bool Moved = active(V);
+      if (!Moved && !accessLayout(E.module().getDataLayout(), P).Floats.size())
+        return;
+      for (unsigned l = 0; l < W; ++l)
+        B.CreateAlignedStore(Moved ? lane(V, l) : Constant::getNullValue(T), guard(B, P, l, T, true), SI->getAlign());
+      return;
+    }
     if (!Carries)
       return;
     if (!active(P)) {
@@ -383,7 +403,7 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   case AllocKind::None:
     break;
   }
-  bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return active(U.get()); });
+  bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); });
   if (Callee && !Callee->isDeclaration())
     return visitDefinedCall(I, C, Callee, B);
   if (!AnyActiveArg)
@@ -405,12 +425,12 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
     fail(I, "invoke of a function on active data is not supported", "compile with -fno-exceptions");
     return;
   }
-  bool Any = any_of(I->args(), [&](Use &U) { return active(U.get()); });
+  bool Any = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); });
   if (!Any)
     return;
   Signature CS{Callee, DiffMode::Forward, {}, W, true, carriesDerivative(I->getType()) || I->getType()->isPointerTy()};
   for (Use &U : I->args())
-    CS.Acts.push_back(active(U.get()) ? ArgKind::Dup : ArgKind::Const);
+    CS.Acts.push_back(activeArg(U.get()) ? ArgKind::Dup : ArgKind::Const);
   Function *TF = E.tangentFunction(CS);
   if (!TF) {
     Failed = true;
@@ -419,7 +439,7 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
   SmallVector<Value *, 8> Args;
   for (Use &U : I->args()) {
     Args.push_back(primal(U.get()));
-    if (active(U.get()))
+    if (activeArg(U.get()))
       for (unsigned l = 0; l < W; ++l)
         Args.push_back(lane(U.get(), l));
   }
@@ -477,12 +497,21 @@ Function *TangentGen::run(Function *NF, ClonedBody &CB) {
         NoNeedArgs.insert(&A);
     }
   {
-    ActivityInfo AI = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
-    NullShadows = mayStoreNullShadows(*Src, [&](const Value *V) {
+    ActivityInfo &AI = Moves;
+    AI = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
+    auto HasShadow = [&](const Value *V) {
       if (auto *C = dyn_cast<Constant>(V))
         return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C)) != nullptr;
       return AI.isShadowed(V);
-    });
+    };
+    NullShadows = mayStoreNullShadows(*Src, HasShadow);
+    for (Instruction &I : instructions(*Src))
+      if (auto *L = dyn_cast<LoadInst>(&I))
+        if (L->getType()->isIntOrIntVectorTy() && HasShadow(L->getPointerOperand())) {
+          MemoryLayout Lay = moveLayout(E.module().getDataLayout(), L);
+          if (!Lay.Floats.empty() || Lay.Pointers) // bytes of floats or pointers, any width
+            ByteMoves.insert(L);
+        }
   }
   ReversePostOrderTraversal<Function *> RPO(Src);
   SmallVector<ReturnInst *, 2> Rets;

@@ -101,6 +101,10 @@ private:
   /// are redirected at run time. ShAddr is the shadow of SrcPtr, in the augmented sweep or in
   /// reverse block B.
   bool NullShadows = false;
+  /// Integer stores into shadowed memory that holds floats: they end the adjoint of what they
+  /// overwrite. Integer moves of pointers: their shadows move in the forward sweep.
+  SmallPtrSet<const StoreInst *, 8> IntOverwrites, PointerMoves;
+  void classifyIntegerStores();
   Value *guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write);
   Value *guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write);
   void augInstruction(Instruction *I);
@@ -313,6 +317,13 @@ void GradientGen::augInstruction(Instruction *I) {
       }
     }
   }
+  if (auto *SI = dyn_cast<StoreInst>(I); SI && PointerMoves.count(SI)) {
+    auto *L = cast<LoadInst>(SI->getValueOperand());
+    Type *T = L->getType();
+    Value *From = guardAug(B, needShadow(L->getPointerOperand(), I), L->getPointerOperand(), T, false);
+    Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), T, true);
+    B.CreateAlignedStore(B.CreateAlignedLoad(T, From, L->getAlign()), To, SI->getAlign());
+  }
   if (auto *MT = dyn_cast<MemTransferInst>(I); MT && shadowed(MT->getDest()) && shadowed(MT->getSource()))
     augMemTransfer(MT, cast<MemTransferInst>(C), B);
   if (auto *MT = dyn_cast<MemTransferInst>(I))
@@ -411,8 +422,9 @@ AllocaInst *GradientGen::slot(const Value *V) {
     return It->second;
   if (Instruction *T = RevEntry->getTerminator())
     EntryB->SetInsertPoint(T);
-  AllocaInst *A = EntryB->CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
-  EntryB->CreateStore(Constant::getNullValue(V->getType()), A);
+  Type *T = Act.adjointType(V);
+  AllocaInst *A = EntryB->CreateAlloca(T, nullptr, V->getName() + ".adj");
+  EntryB->CreateStore(Constant::getNullValue(T), A);
   Slots[V] = A;
   return A;
 }
@@ -421,13 +433,13 @@ void GradientGen::accumulate(IRBuilder<> &Bd, const Value *V, Value *D) {
   if (!D || isa<Constant>(V) || !active(V))
     return;
   AllocaInst *S = slot(V);
-  Bd.CreateStore(addDerivatives(Bd, Bd.CreateLoad(V->getType(), S), D), S);
+  Bd.CreateStore(addDerivatives(Bd, Bd.CreateLoad(S->getAllocatedType(), S), D), S);
 }
 
 Value *GradientGen::takeAdjoint(IRBuilder<> &Bd, const Value *V) {
   AllocaInst *S = slot(V);
-  Value *D = Bd.CreateLoad(V->getType(), S, V->getName() + ".d");
-  Bd.CreateStore(Constant::getNullValue(V->getType()), S); // the next iteration starts afresh
+  Value *D = Bd.CreateLoad(S->getAllocatedType(), S, V->getName() + ".d");
+  Bd.CreateStore(Constant::getNullValue(S->getAllocatedType()), S); // the next iteration starts afresh
   return D;
 }
 
@@ -708,7 +720,8 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
   if (!L.Pointers)
     return; // floats only: their adjoints are all zero in this sweep
   Value *DS = needShadow(MT->getDest(), MT), *SS = needShadow(MT->getSource(), MT);
-  if (auto *CLen = dyn_cast<ConstantInt>(MT->getLength())) {
+  auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+  if (CLen && L.Complete) {
     for (auto &[Off, T] : L.Fields)
       if (T->isPointerTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
         Value *P = B.CreateLoad(T, B.CreateConstGEP1_64(B.getInt8Ty(), SS, Off));
@@ -733,7 +746,7 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
     auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
-    if (shadowed(MT->getSource()) && CLen && (L.Pointers || L.Floats.size() > 1)) {
+    if (shadowed(MT->getSource()) && CLen && L.Complete && (L.Pointers || L.Floats.size() > 1)) {
       // A struct with pointers or mixed float widths: each float field at its own width.
       Value *SS = revShadow(MT->getSource(), B);
       for (auto &[Off, T] : L.Fields)
@@ -853,13 +866,20 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   }
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     Value *V = SI->getValueOperand();
-    if (carriesDerivative(V->getType()) && shadowed(SI->getPointerOperand())) {
+    Type *AT = Act.adjointType(V);
+    bool Moved = Act.IntMoves.count(V) && active(V);
+    if ((carriesDerivative(V->getType()) || Moved) && shadowed(SI->getPointerOperand())) {
       Value *SP = revShadow(SI->getPointerOperand(), B);
-      Value *D = Bd.CreateAlignedLoad(V->getType(), guardRev(Bd, SP, SI->getPointerOperand(), B, V->getType(), false),
-                                      SI->getAlign());
+      Value *D = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, SI->getPointerOperand(), B, AT, false), SI->getAlign());
+      Bd.CreateAlignedStore(Constant::getNullValue(AT), guardRev(Bd, SP, SI->getPointerOperand(), B, AT, true),
+                            SI->getAlign());
+      accumulate(Bd, V, D);
+    } else if (V->getType()->isIntOrIntVectorTy() && shadowed(SI->getPointerOperand()) &&
+               IntOverwrites.count(SI)) {
+      // Float data overwritten by an integer: the adjoint of what it held before ends here.
+      Value *SP = revShadow(SI->getPointerOperand(), B);
       Bd.CreateAlignedStore(Constant::getNullValue(V->getType()),
                             guardRev(Bd, SP, SI->getPointerOperand(), B, V->getType(), true), SI->getAlign());
-      accumulate(Bd, V, D);
     }
     return;
   }
@@ -884,9 +904,9 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Value *SP = revShadow(LI->getPointerOperand(), B);
-    Value *Old = Bd.CreateAlignedLoad(I->getType(), guardRev(Bd, SP, LI->getPointerOperand(), B, I->getType(), false),
-                                      LI->getAlign());
-    Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), guardRev(Bd, SP, LI->getPointerOperand(), B, I->getType(), true),
+    Type *AT = Act.adjointType(I);
+    Value *Old = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, LI->getPointerOperand(), B, AT, false), LI->getAlign());
+    Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), guardRev(Bd, SP, LI->getPointerOperand(), B, AT, true),
                           LI->getAlign());
     return;
   }
@@ -896,13 +916,13 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   case Instruction::FPExt:
     return accumulate(Bd, I->getOperand(0), Bd.CreateFPCast(D, I->getOperand(0)->getType()));
   case Instruction::BitCast:
-    return accumulate(Bd, I->getOperand(0), Bd.CreateBitCast(D, I->getOperand(0)->getType()));
+    return accumulate(Bd, I->getOperand(0), Bd.CreateBitCast(D, Act.adjointType(I->getOperand(0))));
   case Instruction::Freeze:
     return accumulate(Bd, I->getOperand(0), D);
   case Instruction::Select: {
     auto *S = cast<SelectInst>(I);
     Value *C = primal(S->getCondition());
-    Value *Z = Constant::getNullValue(T);
+    Value *Z = Constant::getNullValue(Act.adjointType(I));
     accumulate(Bd, S->getTrueValue(), Bd.CreateSelect(C, D, Z));
     accumulate(Bd, S->getFalseValue(), Bd.CreateSelect(C, Z, D));
     return;
@@ -1105,10 +1125,41 @@ void GradientGen::fillReverse() {
     KV.second->moveBefore(RevEntry->getFirstNonPHIOrDbgOrAlloca());
 }
 
+void GradientGen::classifyIntegerStores() {
+  for (BasicBlock &BB : *Src) {
+    if (!Live.count(&BB))
+      continue;
+    for (Instruction &I : BB) {
+      auto *SI = dyn_cast<StoreInst>(&I);
+      Value *V = SI ? SI->getValueOperand() : nullptr;
+      if (!SI || !V->getType()->isIntOrIntVectorTy() || !shadowed(SI->getPointerOperand()) ||
+          (Act.IntMoves.count(V) && active(V)))
+        continue;
+      auto *L = dyn_cast<LoadInst>(V);
+      MemoryLayout Lay = L && shadowed(L->getPointerOperand()) ? moveLayout(DL, L)
+                                                               : accessLayout(DL, SI->getPointerOperand());
+      if (L && shadowed(L->getPointerOperand()) && Lay.Floats.empty() && Lay.Pointers) {
+        PointerMoves.insert(SI);
+      } else if (L && shadowed(L->getPointerOperand()) && !Lay.Floats.empty() && !Act.IntMoves.count(V)) {
+        std::string TyName;
+        raw_string_ostream(TyName) << *V->getType();
+        fail(SI, "floating-point data is moved as " + TyName +
+                     " values whose width does not match its element type, so its derivative cannot follow",
+             "copy the data with memcpy of whole elements, or assign element by element");
+      } else if (!Lay.Floats.empty()) {
+        IntOverwrites.insert(SI);
+      }
+    }
+  }
+}
+
 bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
   Live = returningBlocks(*Src);
   NullShadows = mayStoreNullShadows(*Src, [&](const Value *V) { return shadowed(V); });
+  classifyIntegerStores();
+  if (Failed)
+    return false;
   analyzeWrites();
   findCountedLoops();
   buildAugmented();
