@@ -129,7 +129,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     for (unsigned l = 0; l < W; ++l) {
       Value *Acc = nullptr;
       for (auto &[Pos, D] : Partials) {
-        Value *Term = B.CreateFMul(D, lane(ruleOperand(I, Pos), l));
+        Value *Term = scalePartial(R, I, Pos, D, lane(ruleOperand(I, Pos), l), B);
         Acc = Acc ? B.CreateFAdd(Acc, Term) : Term;
       }
       Out.push_back(Acc);

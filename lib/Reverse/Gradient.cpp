@@ -898,7 +898,7 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
         continue;
       // Partials are built in the body so their primal inputs come from pops/remat above.
       Value *P = localPartial(R, I, Pos, Bd, primal);
-      accumulate(Bd, Op, Bd.CreateFMul(P, D));
+      accumulate(Bd, Op, scalePartial(R, I, Pos, P, D, Bd));
     }
     return;
   }
