@@ -17,7 +17,20 @@ void MemoryLayout::merge(const MemoryLayout &O) {
   Complete &= O.Complete;
   Pointers |= O.Pointers;
   Floats.insert(O.Floats.begin(), O.Floats.end());
+  Typed.insert(Typed.end(), O.Typed.begin(), O.Typed.end());
 }
+
+bool MemoryLayout::knownWithin(uint64_t Len) const {
+  if (Complete)
+    return true;
+  for (auto &[Off, Size] : Typed)
+    if (Off <= 0 && Off + (int64_t)Size >= (int64_t)Len)
+      return true;
+  return false;
+}
+
+/// A type the IR states for the memory at Off (struct or array: a scalar type says little).
+static void hint(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<int64_t> Off);
 
 bool MemoryLayout::floatsWithin(uint64_t Len) const {
   for (auto &[Off, T] : Fields)
@@ -57,6 +70,13 @@ static void note(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<i
     L.Fields.emplace(*Off, T);
 }
 
+static void hint(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<int64_t> Off) {
+  if (!Off || !(T->isStructTy() || T->isArrayTy()) || !T->isSized())
+    return;
+  note(DL, L, T, Off);
+  L.Typed.push_back({*Off, DL.getTypeAllocSize(T).getFixedValue()});
+}
+
 MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
   MemoryLayout L;
   APInt PtrOff(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
@@ -71,6 +91,10 @@ MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
     L.Complete = false;
   }
   SmallVector<std::pair<const Value *, std::optional<int64_t>>, 16> Work{{Base, Start}};
+  if (auto *AI = dyn_cast<AllocaInst>(Base))
+    hint(DL, L, AI->getAllocatedType(), Start);
+  else if (auto *GV = dyn_cast<GlobalVariable>(Base))
+    hint(DL, L, GV->getValueType(), Start);
   SmallPtrSet<const Value *, 32> Seen{Base};
   while (!Work.empty() && Seen.size() < 1024) {
     auto [V, Off] = Work.pop_back_val();
@@ -79,6 +103,8 @@ MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
       if (!I)
         continue;
       if (auto *G = dyn_cast<GEPOperator>(I)) {
+        if (G->getPointerOperand() == V)
+          hint(DL, L, G->getSourceElementType(), Off);
         APInt C(DL.getIndexTypeSizeInBits(G->getType()), 0);
         std::optional<int64_t> NO;
         if (Off && G->accumulateConstantOffset(DL, C))

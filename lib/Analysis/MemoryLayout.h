@@ -9,6 +9,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Value.h"
 #include <map>
+#include <vector>
 
 namespace synthase {
 
@@ -20,7 +21,14 @@ struct MemoryLayout {
   bool Pointers = false; ///< some access reads or writes a pointer
   llvm::SmallPtrSet<llvm::Type *, 2> Floats; ///< float scalar types accessed, at any offset
 
+  /// Byte ranges [Off, Off+Size) described by a type the IR states (a struct-typed GEP's source
+  /// type, an alloca's or a global's type): their fields are known even where no access is seen.
+  std::vector<std::pair<int64_t, uint64_t>> Typed;
+
   void merge(const MemoryLayout &O);
+  /// Every float and pointer in [0, Len) is listed in Fields: accesses were all at constant
+  /// offsets, or a stated type covers the range.
+  bool knownWithin(uint64_t Len) const;
   /// The float types accessed at constant offsets inside [0, Len).
   bool floatsWithin(uint64_t Len) const;
 };

@@ -1,4 +1,5 @@
 #include "Analysis/Preprocess.h"
+#include "Analysis/TypedCopies.h"
 #include "Analysis/Activity.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -166,6 +167,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr("enzyme_marker");
   inlineCallees(*C);
   dropUnwindEdges(*C);
+  expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);
   return C;
 }

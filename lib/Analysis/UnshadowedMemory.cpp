@@ -170,7 +170,9 @@ NullRoot nullRootOf(Value *Ptr) {
           Work.push_back(In);
       continue;
     }
-    bool MaybeNull = (isa<LoadInst>(V) && V->getType()->isPointerTy()) || isa<ExtractElementInst>(V);
+    auto *CB = dyn_cast<CallBase>(V);
+    bool MaybeNull = (isa<LoadInst>(V) && V->getType()->isPointerTy()) || isa<ExtractElementInst>(V) ||
+                     (CB && V->getType()->isPointerTy() && allocKind(CB->getCalledFunction()) == AllocKind::None);
     if (!MaybeNull) {
       OtherLeaf = true; // arguments, allocations, globals: their shadows are never null
       continue;

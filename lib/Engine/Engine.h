@@ -25,9 +25,12 @@ struct Signature {
   /// Reverse mode called straight from the user's call site: nothing runs between the two sweeps,
   /// so memory the function never writes still holds the same values in the reverse sweep.
   bool TopLevel = false;
+  /// Reverse mode: the function returns a pointer whose shadow the caller needs; the augmented
+  /// sweep then returns {primal, shadow}.
+  bool RetShadow = false;
   bool operator<(const Signature &O) const {
-    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel) <
-           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel);
+    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow) <
+           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel, O.RetShadow);
   }
 };
 
@@ -36,6 +39,9 @@ struct Signature {
 struct GradientPair {
   llvm::Function *Augmented = nullptr; ///< (args+shadows, tape*) -> primal return
   llvm::Function *Reverse = nullptr;   ///< (args+shadows, [dret], tape*) -> adjoints of Out args
+  /// With RetShadow: the returned shadow may be null (the pointer may point into constant data).
+  /// Unknown while the pair is being generated (recursion), so true until then.
+  bool RetShadowMaybeNull = true;
 };
 
 class Engine {

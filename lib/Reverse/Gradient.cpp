@@ -7,6 +7,7 @@
 // mem2reg promotes once generation is done.
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryLayout.h"
+#include "Analysis/TypedCopies.h"
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
@@ -105,6 +106,8 @@ private:
   /// overwrite. Integer moves of pointers: their shadows move in the forward sweep.
   SmallPtrSet<const StoreInst *, 8> IntOverwrites, PointerMoves;
   void classifyIntegerStores();
+  /// With Sig.RetShadow: the augmented sweep returns {primal, shadow of the returned pointer}.
+  void returnShadowFromAugmented(GradientPair &Out);
   Value *guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write);
   Value *guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write);
   void augInstruction(Instruction *I);
@@ -201,6 +204,7 @@ Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Basic
 Signature GradientGen::calleeSignature(CallBase *CB) {
   Function *G = CB->getCalledFunction();
   Signature S{G, DiffMode::Reverse, {}, 1, false, carriesDerivative(CB->getType()) && active(CB)};
+  S.RetShadow = CB->getType()->isPointerTy() && shadowed(CB);
   for (Use &U : CB->args()) {
     Type *T = U->getType();
     if (T->isPointerTy() && shadowed(U.get()))
@@ -285,9 +289,9 @@ void GradientGen::augInstruction(Instruction *I) {
         ReallocOldSize[I] = OldSize;
         FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
         ShA[I] = B.CreateCall(Calloc, {augOf(CB->getArgOperand(1)), B.getInt64(1)}, I->getName() + ".shadow");
-      } else {
-        fail(I, "reverse mode: a pointer returned by a differentiated call is not supported",
-             "allocate with malloc/new in the differentiated function, or pass the buffer in");
+      } else if (!isDefinedCall(I)) { // a defined callee returns its shadow: see below
+        fail(I, "reverse mode: a pointer returned by a call to a function without a body, on differentiated memory, is not supported",
+             "compile the callee into the same module (full LTO), or register it with __enzyme_allocation_like if it allocates");
       }
     }
   }
@@ -358,15 +362,23 @@ void GradientGen::augInstruction(Instruction *I) {
     IRBuilder<> CBld(C);
     CallInst *NC = CBld.CreateCall(GP.Augmented, Args);
     NC->setDebugLoc(C->getDebugLoc());
+    Value *Prim = NC;
+    if (CS.RetShadow) { // {primal, shadow}
+      Prim = CBld.CreateExtractValue(NC, 0, I->getName());
+      ShA[I] = CBld.CreateExtractValue(NC, 1, I->getName() + ".shadow");
+      NullShadows |= GP.RetShadowMaybeNull;
+    }
     if (!C->getType()->isVoidTy())
-      C->replaceAllUsesWith(NC);
+      C->replaceAllUsesWith(Prim);
     C->eraseFromParent();
-    VA[I] = NC->getType()->isVoidTy() ? nullptr : NC;
+    VA[I] = NC->getType()->isVoidTy() ? nullptr : Prim;
   }
 }
 
 void GradientGen::buildAugmented() {
   Type *RT = Src->getReturnType();
+  if (Sig.RetShadow)
+    RT = StructType::get(RT, RT);
   ClonedBody CB = cloneWithShadows(E, Src, Sig, {PointerType::getUnqual(Src->getContext())}, RT,
                                    "augmented_" + Sig.Fn->getName(), VA);
   Aug = CB.NF;
@@ -716,12 +728,14 @@ void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Va
 }
 
 void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B) {
+  if (copiesNoDerivativeData(MT))
+    return;
   MemoryLayout L = copyLayout(MT);
   if (!L.Pointers)
     return; // floats only: their adjoints are all zero in this sweep
   Value *DS = needShadow(MT->getDest(), MT), *SS = needShadow(MT->getSource(), MT);
   auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
-  if (CLen && L.Complete) {
+  if (CLen && L.knownWithin(CLen->getZExtValue())) {
     for (auto &[Off, T] : L.Fields)
       if (T->isPointerTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
         Value *P = B.CreateLoad(T, B.CreateConstGEP1_64(B.getInt8Ty(), SS, Off));
@@ -739,14 +753,14 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
 
 void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd) {
   Value *Dst = MI->getDest();
-  if (!shadowed(Dst))
+  if (!shadowed(Dst) || copiesNoDerivativeData(MI))
     return;
   Value *DS = revShadow(Dst, B);
   Value *Len = revPrimal(MI->getLength(), B);
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
     auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
-    if (shadowed(MT->getSource()) && CLen && L.Complete && (L.Pointers || L.Floats.size() > 1)) {
+    if (shadowed(MT->getSource()) && CLen && L.knownWithin(CLen->getZExtValue()) && (L.Pointers || L.Floats.size() > 1)) {
       // A struct with pointers or mixed float widths: each float field at its own width.
       Value *SS = revShadow(MT->getSource(), B);
       for (auto &[Off, T] : L.Fields)
@@ -1125,6 +1139,27 @@ void GradientGen::fillReverse() {
     KV.second->moveBefore(RevEntry->getFirstNonPHIOrDbgOrAlloca());
 }
 
+void GradientGen::returnShadowFromAugmented(GradientPair &Out) {
+  bool MaybeNull = NullShadows;
+  for (BasicBlock &BB : *Src)
+    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      auto *RC = dyn_cast_or_null<ReturnInst>(VA.lookup(R));
+      if (!RC)
+        continue;
+      Value *RV = R->getReturnValue();
+      Value *SV = augShadow(RV);
+      MaybeNull |= !SV || isa<PHINode>(RV) || isa<SelectInst>(RV) ||
+                   (isa<CallBase>(RV) && allocKind(cast<CallBase>(RV)->getCalledFunction()) == AllocKind::None);
+      IRBuilder<> B(RC);
+      Value *Pair = PoisonValue::get(Aug->getReturnType());
+      Pair = B.CreateInsertValue(Pair, RC->getReturnValue(), 0);
+      Pair = B.CreateInsertValue(Pair, SV ? SV : Constant::getNullValue(RV->getType()), 1);
+      B.CreateRet(Pair);
+      RC->eraseFromParent();
+    }
+  Out.RetShadowMaybeNull = MaybeNull;
+}
+
 void GradientGen::classifyIntegerStores() {
   for (BasicBlock &BB : *Src) {
     if (!Live.count(&BB))
@@ -1169,6 +1204,8 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   fillAugmented();
   if (Failed)
     return false;
+  if (Sig.RetShadow)
+    returnShadowFromAugmented(Out);
   fillReverse();
   if (Failed)
     return false;
@@ -1196,6 +1233,8 @@ GradientPair Engine::gradientPair(const Signature &S) {
     noteGenerated(P.Reverse);
   });
   OK = OK && verifyGenerated(GP.Augmented, S.Fn) && verifyGenerated(GP.Reverse, S.Fn);
+  if (OK)
+    Gradients[S] = GP; // now with what generation learned (RetShadowMaybeNull)
   if (!OK) {
     for (Function *F : {GP.Augmented, GP.Reverse})
       if (F)

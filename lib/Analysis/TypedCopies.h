@@ -1,0 +1,18 @@
+// Struct copies as typed moves. Clang copies structs with memcpy; once the clone is simplified the
+// types that told which bytes are pointers and which are floats (struct-typed GEPs, alloca types)
+// are gone. So before simplification, a constant-size memcpy whose layout the IR states is
+// rewritten as one typed load and store per float or pointer field; the bytes between them (ints,
+// padding) stay a smaller memcpy marked as holding neither, which AD then leaves alone.
+#pragma once
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+namespace synthase {
+
+/// Rewrites F's typed struct copies as described above.
+void expandTypedCopies(llvm::Function &F);
+
+/// True for a copy expandTypedCopies made of bytes that hold no float and no pointer.
+bool copiesNoDerivativeData(const llvm::MemIntrinsic *MI);
+
+} // namespace synthase
