@@ -1,4 +1,5 @@
 #include "Analysis/Activity.h"
+#include "Analysis/MemoryLayout.h"
 #include "Engine/Engine.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
@@ -14,7 +15,8 @@ namespace synthase {
 
 static bool isPtrDerivation(const Instruction *I) {
   return isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
-         isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I);
+         isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I) || isa<ExtractElementInst>(I) ||
+         isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I);
 }
 
 SmallPtrSet<const BasicBlock *, 32> returningBlocks(const Function &F) {
@@ -75,7 +77,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
       if (!Live.count(I.getParent()))
         continue;
       Type *T = I.getType();
-      if (T->isPointerTy() && !AI.Shadowed.count(&I)) {
+      if (T->isPtrOrPtrVectorTy() && !AI.Shadowed.count(&I)) {
         bool S = false;
         if (isa<AllocaInst>(I))
           S = true;
@@ -90,9 +92,26 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
         else if (auto *LI = dyn_cast<LoadInst>(&I))
           S = shadowed(LI->getPointerOperand());
         else if (isPtrDerivation(&I))
-          S = any_of(I.operands(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); });
+          S = any_of(I.operands(), [&](const Use &U) { return U->getType()->isPtrOrPtrVectorTy() && shadowed(U.get()); });
         if (S) {
           AI.Shadowed.insert(&I);
+          Changed = true;
+        }
+      }
+      if (T->isIntOrIntVectorTy() && !AI.Varied.count(&I)) {
+        // Float data moved as integers keeps its derivative (typed as the float it holds).
+        Type *MT = nullptr;
+        if (auto *LI = dyn_cast<LoadInst>(&I)) {
+          if (shadowed(LI->getPointerOperand()))
+            MT = floatTypeOfIntMove(F.getParent()->getDataLayout(), LI);
+        } else if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I)) {
+          for (unsigned k = isa<SelectInst>(I) ? 1 : 0; k < I.getNumOperands(); ++k)
+            if (Type *OT = AI.IntMoves.lookup(I.getOperand(k)))
+              MT = OT;
+        }
+        if (MT) {
+          AI.Varied.insert(&I);
+          AI.IntMoves[&I] = MT;
           Changed = true;
         }
       }
@@ -116,7 +135,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
   // Backward propagation: what can reach an active output.
   SmallVector<const Value *, 64> Work;
   auto useful = [&](const Value *V) {
-    if (carriesDerivative(V->getType()) && AI.Varied.count(V) && AI.Useful.insert(V).second)
+    if ((carriesDerivative(V->getType()) || AI.IntMoves.count(V)) && AI.Varied.count(V) && AI.Useful.insert(V).second)
       Work.push_back(V);
   };
   for (Instruction &I : instructions(F)) {

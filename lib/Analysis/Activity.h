@@ -4,6 +4,7 @@
 #pragma once
 #include "Activity/DiffCall.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include <vector>
@@ -15,7 +16,14 @@ struct ActivityInfo {
   llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed; ///< pointers with a shadow
   llvm::SmallPtrSet<const llvm::Value *, 32> Varied;
   llvm::SmallPtrSet<const llvm::Value *, 32> Useful;
+  /// Integer values that carry moved float data (see floatTypeOfIntMove) -> the float type their
+  /// adjoint has.
+  llvm::DenseMap<const llvm::Value *, llvm::Type *> IntMoves;
   bool isActive(const llvm::Value *V) const { return Varied.count(V) && Useful.count(V); }
+  llvm::Type *adjointType(const llvm::Value *V) const {
+    auto It = IntMoves.find(V);
+    return It == IntMoves.end() ? V->getType() : It->second;
+  }
   bool isShadowed(const llvm::Value *V) const { return Shadowed.count(V); }
 };
 

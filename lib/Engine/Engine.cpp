@@ -80,6 +80,26 @@ Constant *Engine::shadowConstant(Constant *C, unsigned Lane) {
   return ConstantExpr::getGetElementPtr(GO->getSourceElementType(), Base, Idx, GO->getNoWrapFlags());
 }
 
+Value *Engine::guardNullShadow(IRBuilder<> &B, Value *Addr, Value *RootShadow, Type *AccessTy, bool Write) {
+  const DataLayout &DL = M.getDataLayout();
+  uint64_t Bytes = std::max<uint64_t>(256, AccessTy ? DL.getTypeAllocSize(AccessTy).getFixedValue() : 0);
+  std::string Name = (Write ? "synthase.null_shadow.sink." : "synthase.null_shadow.zeros.") + std::to_string(Bytes);
+  GlobalVariable *G = M.getGlobalVariable(Name, true);
+  if (!G) {
+    auto *AT = ArrayType::get(Type::getInt8Ty(M.getContext()), Bytes);
+    G = new GlobalVariable(M, AT, !Write, GlobalValue::InternalLinkage, ConstantAggregateZero::get(AT), Name);
+    G->setAlignment(Align(64));
+  }
+  Value *IsNull;
+  if (RootShadow && RootShadow->getType()->isPointerTy())
+    IsNull = B.CreateICmpEQ(RootShadow, ConstantPointerNull::get(cast<PointerType>(RootShadow->getType())));
+  else
+    IsNull = B.CreateICmpULT(B.CreatePtrToInt(Addr, B.getInt64Ty()), B.getInt64(1 << 16));
+  if (auto *VT = dyn_cast<VectorType>(Addr->getType()))
+    return B.CreateSelect(IsNull, B.CreateVectorSplat(VT->getElementCount(), G), Addr);
+  return B.CreateSelect(IsNull, G, Addr, "shadow.guarded");
+}
+
 StructType *Engine::tapeType() {
   if (!TapeTy) {
     LLVMContext &C = M.getContext();

@@ -55,6 +55,12 @@ public:
   llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G, unsigned Lane = 0);
   /// The shadow of a constant pointer expression (a global or a constant GEP into one), or null.
   llvm::Constant *shadowConstant(llvm::Constant *C, unsigned Lane = 0);
+  /// A shadow address that may be derived from a null shadow pointer (see mayStoreNullShadows),
+  /// redirected when null: reads see zeros, writes go to a sink nobody reads. RootShadow is the
+  /// shadow pointer the address was derived from; without one, an address in the first 64 KiB
+  /// (never mapped on Linux) counts as null.
+  llvm::Value *guardNullShadow(llvm::IRBuilder<> &B, llvm::Value *Addr, llvm::Value *RootShadow,
+                               llvm::Type *AccessTy, bool Write);
   /// Every shadow global a generated function (and its callees) may touch.
   const llvm::SmallPtrSet<llvm::GlobalVariable *, 4> &shadowGlobals() const { return ShadowGlobals; }
 

@@ -24,13 +24,6 @@ void refuseAtomic(const Function *Fn, const Instruction *I) {
               "enzyme_const");
 }
 
-void refuseStoreWithoutShadow(const Function *Fn, const StoreInst *SI) {
-  reportError(Fn, SI,
-              "an active value is stored through a pointer that has no shadow (the pointer: " +
-                  printInstruction(getUnderlyingObject(SI->getPointerOperand(), 12)) + ")",
-              "pass this memory with enzyme_dup (and a shadow) instead of enzyme_const");
-}
-
 void refuseUnknownCallee(const Function *Fn, const CallBase *CB) {
   if (const Function *G = CB->getCalledFunction())
     reportError(Fn, CB,

@@ -11,7 +11,6 @@ namespace synthase {
 llvm::Value *atomicPointer(llvm::Instruction *I);
 
 void refuseAtomic(const llvm::Function *Fn, const llvm::Instruction *I);
-void refuseStoreWithoutShadow(const llvm::Function *Fn, const llvm::StoreInst *SI);
 /// A bodiless callee without a rule (or an indirect call) that derivatives would have to cross.
 void refuseUnknownCallee(const llvm::Function *Fn, const llvm::CallBase *CB);
 

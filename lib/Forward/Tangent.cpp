@@ -2,6 +2,9 @@
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
 #include "Analysis/Activity.h"
+#include "Analysis/MemoryLayout.h"
+#include "llvm/IR/InstIterator.h"
+#include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
 #include "Engine/Refusals.h"
@@ -65,9 +68,26 @@ private:
     return L.empty() ? zeroOf(V->getType()) : L[l];
   }
   bool active(Value *V) { return !lanes(V).empty(); }
+  /// Integers carry the bytes of moved float data, never a derivative a callee could use.
+  bool activeArg(Value *V) { return !V->getType()->isIntOrIntVectorTy() && active(V); }
+  /// Integer values that move float (or pointer) data: their tangent is the shadow's bytes.
+  ActivityInfo Moves;
+  bool movesData(Value *V) { return Moves.IntMoves.count(V) || ByteMoves.count(V); }
+  SmallPtrSet<const Value *, 8> ByteMoves;
   void fail(Instruction *I, const Twine &Msg, const Twine &Hint = "") {
     reportError(Sig.Fn, I, Msg, Hint);
     Failed = true;
+  }
+
+  /// Shadow pointers loaded from memory may be null (mayStoreNullShadows): lane l of Ptr's
+  /// shadow, redirected at run time when it is.
+  bool NullShadows = false;
+  Value *guard(IRBuilder<> &B, Value *Ptr, unsigned l, Type *T, bool Write) {
+    NullRoot R = NullShadows ? nullRootOf(Ptr) : NullRoot();
+    if (R.K == NullRoot::None)
+      return lane(Ptr, l);
+    Value *Root = R.K == NullRoot::Root && active(R.V) ? lane(R.V, l) : nullptr;
+    return E.guardNullShadow(B, lane(Ptr, l), Root, T, Write);
   }
 
   void visit(Instruction *I, Instruction *C);
@@ -84,7 +104,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
   Type *T = I->getType();
 
   if (auto *P = dyn_cast<PHINode>(I)) {
-    if (!carriesDerivative(T) && !T->isPointerTy())
+    if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy() && !movesData(I))
       return;
     SmallVector<PHINode *, 4> TP;
     IRBuilder<> PB(cast<Instruction>(C)->getParent(), cast<Instruction>(C)->getParent()->begin());
@@ -110,7 +130,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     for (unsigned l = 0; l < W; ++l) {
       Value *Acc = nullptr;
       for (auto &[Pos, D] : Partials) {
-        Value *Term = B.CreateFMul(D, lane(ruleOperand(I, Pos), l));
+        Value *Term = scalePartial(R, I, Pos, D, lane(ruleOperand(I, Pos), l), B);
         Acc = Acc ? B.CreateFAdd(Acc, Term) : Term;
       }
       Out.push_back(Acc);
@@ -154,6 +174,8 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
       return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
     if (T->isPointerTy())
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
+    if (carriesDerivative(T) && active(I->getOperand(0))) // float bits moved as an integer
+      return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
     if (carriesDerivative(T))
       if (const Instruction *Src = launderedFloatBits(I, [&](const Value *V) { return active(const_cast<Value *>(V)); }))
         fail(const_cast<Instruction *>(Src), "bitcast between a float and a non-float type",
@@ -174,7 +196,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
   }
   case Instruction::Select: {
     auto *S = cast<SelectInst>(I);
-    if (!carriesDerivative(T) && !T->isPointerTy())
+    if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy() && !T->isIntOrIntVectorTy())
       return;
     Value *Cond = primal(S->getCondition());
     return mapLinear([&](unsigned l) {
@@ -213,7 +235,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     });
   }
   case Instruction::Freeze: // sanitizers and loop unswitching freeze values; tangents pass through
-    if (carriesDerivative(T) || T->isPointerTy())
+    if (carriesDerivative(T) || T->isPtrOrPtrVectorTy() || T->isIntOrIntVectorTy())
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
     return;
   case Instruction::PtrToInt:
@@ -264,11 +286,11 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Type *T = LI->getType();
-    if (!(carriesDerivative(T) || T->isPointerTy()) || !active(LI->getPointerOperand()))
+    if (!(carriesDerivative(T) || T->isPtrOrPtrVectorTy() || movesData(LI)) || !active(LI->getPointerOperand()))
       return;
     Lanes L;
     for (unsigned l = 0; l < W; ++l) {
-      auto *SL = B.CreateLoad(T, lane(LI->getPointerOperand(), l), LI->getName() + ".tan");
+      auto *SL = B.CreateLoad(T, guard(B, LI->getPointerOperand(), l, T, false), LI->getName() + ".tan");
       SL->setAlignment(LI->getAlign());
       SL->setVolatile(LI->isVolatile());
       L.push_back(SL);
@@ -279,21 +301,34 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     Value *V = SI->getValueOperand(), *P = SI->getPointerOperand();
     Type *T = V->getType();
-    bool Carries = carriesDerivative(T) || T->isPointerTy();
+    bool Carries = carriesDerivative(T) || T->isPtrOrPtrVectorTy();
     if (NoNeedArgs.count(underlyingArg(P)))
       C->eraseFromParent(); // enzyme_dupnoneed: the primal result is not wanted
+    if (T->isIntOrIntVectorTy() && active(P)) {
+      // Moved float bytes carry their tangent's bytes; any other integer overwriting float data
+      // ends its tangent.
+      bool Moved = active(V);
+      if (!Moved && !accessLayout(E.module().getDataLayout(), P).Floats.size())
+        return;
+      for (unsigned l = 0; l < W; ++l)
+        B.CreateAlignedStore(Moved ? lane(V, l) : Constant::getNullValue(T), guard(B, P, l, T, true), SI->getAlign());
+      return;
+    }
     if (!Carries)
       return;
     if (!active(P)) {
-      if (active(V) && carriesDerivative(T)) {
-        refuseStoreWithoutShadow(Sig.Fn, SI);
+      bool Derivative = active(V) && (carriesDerivative(T) || mayHoldDerivatives(*Src, V, [&](const Value *X) {
+                                        return active(const_cast<Value *>(X));
+                                      }));
+      if (Derivative && !unshadowedWriteIsHarmless(*Src, P)) {
+        refuseUnshadowedWrite(Sig.Fn, SI, P, T->isPtrOrPtrVectorTy());
         Failed = true;
       }
       return;
     }
     for (unsigned l = 0; l < W; ++l) {
       Value *TV = lane(V, l);
-      auto *SS = B.CreateStore(TV, lane(P, l));
+      auto *SS = B.CreateStore(TV, guard(B, P, l, T, true));
       SS->setAlignment(SI->getAlign());
     }
     return;
@@ -306,8 +341,16 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
     return;
   if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
     Value *Dst = MI->getDest();
-    if (!active(Dst))
+    if (!active(Dst)) {
+      auto *MT = dyn_cast<MemTransferInst>(MI);
+      if (MT && active(MT->getSource()) &&
+          mayHoldDerivatives(*Src, MT->getSource(), [&](const Value *X) { return active(const_cast<Value *>(X)); }) &&
+          !unshadowedWriteIsHarmless(*Src, Dst)) {
+        refuseUnshadowedWrite(Sig.Fn, MI, Dst, false);
+        Failed = true;
+      }
       return;
+    }
     auto *MC = cast<MemIntrinsic>(C);
     for (unsigned l = 0; l < W; ++l) {
       if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
@@ -362,7 +405,7 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
       return;
     }
   }
-  bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return active(U.get()); });
+  bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); });
   if (Callee && !Callee->isDeclaration())
     return visitDefinedCall(I, C, Callee, B);
   if (!AnyActiveArg)
@@ -384,12 +427,12 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
     fail(I, "invoke of a function on active data is not supported", "compile with -fno-exceptions");
     return;
   }
-  bool Any = any_of(I->args(), [&](Use &U) { return active(U.get()); });
+  bool Any = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); });
   if (!Any)
     return;
   Signature CS{Callee, DiffMode::Forward, {}, W, true, carriesDerivative(I->getType()) || I->getType()->isPointerTy()};
   for (Use &U : I->args())
-    CS.Acts.push_back(active(U.get()) ? ArgKind::Dup : ArgKind::Const);
+    CS.Acts.push_back(activeArg(U.get()) ? ArgKind::Dup : ArgKind::Const);
   Function *TF = E.tangentFunction(CS);
   if (!TF) {
     Failed = true;
@@ -398,7 +441,7 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
   SmallVector<Value *, 8> Args;
   for (Use &U : I->args()) {
     Args.push_back(primal(U.get()));
-    if (active(U.get()))
+    if (activeArg(U.get()))
       for (unsigned l = 0; l < W; ++l)
         Args.push_back(lane(U.get(), l));
   }
@@ -455,6 +498,23 @@ Function *TangentGen::run(Function *NF, ClonedBody &CB) {
       if (Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed)
         NoNeedArgs.insert(&A);
     }
+  {
+    ActivityInfo &AI = Moves;
+    AI = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
+    auto HasShadow = [&](const Value *V) {
+      if (auto *C = dyn_cast<Constant>(V))
+        return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C)) != nullptr;
+      return AI.isShadowed(V);
+    };
+    NullShadows = mayStoreNullShadows(*Src, HasShadow);
+    for (Instruction &I : instructions(*Src))
+      if (auto *L = dyn_cast<LoadInst>(&I))
+        if (L->getType()->isIntOrIntVectorTy() && HasShadow(L->getPointerOperand())) {
+          MemoryLayout Lay = moveLayout(E.module().getDataLayout(), L);
+          if (!Lay.Floats.empty() || Lay.Pointers) // bytes of floats or pointers, any width
+            ByteMoves.insert(L);
+        }
+  }
   ReversePostOrderTraversal<Function *> RPO(Src);
   SmallVector<ReturnInst *, 2> Rets;
   auto Live = returningBlocks(*Src);

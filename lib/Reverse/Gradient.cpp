@@ -6,6 +6,8 @@
 // integer arithmetic) and otherwise taken from the tape. Adjoints live in stack slots that
 // mem2reg promotes once generation is done.
 #include "Analysis/Activity.h"
+#include "Analysis/MemoryLayout.h"
+#include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
 #include "Engine/Refusals.h"
@@ -93,6 +95,19 @@ private:
   void buildAugmented();
   void fillAugmented();
   Value *augShadow(Value *P);
+  /// augShadow for a pointer the analysis says has a shadow; a missing one is reported (never a
+  /// crash) and a poison stands in until generation stops.
+  Value *needShadow(Value *P, const Instruction *At);
+  /// Shadow pointers loaded from memory may be null (mayStoreNullShadows): accesses through them
+  /// are redirected at run time. ShAddr is the shadow of SrcPtr, in the augmented sweep or in
+  /// reverse block B.
+  bool NullShadows = false;
+  /// Integer stores into shadowed memory that holds floats: they end the adjoint of what they
+  /// overwrite. Integer moves of pointers: their shadows move in the forward sweep.
+  SmallPtrSet<const StoreInst *, 8> IntOverwrites, PointerMoves;
+  void classifyIntegerStores();
+  Value *guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write);
+  Value *guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write);
   void augInstruction(Instruction *I);
 
   // ---- reverse sweep ----
@@ -107,6 +122,13 @@ private:
   void reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd);
   void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
   void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
+  /// The forward sweep of a copy between shadowed objects: the shadows of copied pointers go along.
+  void augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B);
+  MemoryLayout copyLayout(MemTransferInst *MT) {
+    MemoryLayout L = accessLayout(DL, MT->getDest());
+    L.merge(accessLayout(DL, MT->getSource()));
+    return L;
+  }
   Type *floatElementType(Value *Ptr, Instruction *At);
   void analyzeWrites();
   bool isReloadable(const LoadInst *L);
@@ -155,6 +177,29 @@ Value *GradientGen::augShadow(Value *P) {
   return nullptr;
 }
 
+Value *GradientGen::needShadow(Value *P, const Instruction *At) {
+  if (Value *S = augShadow(P))
+    return S;
+  if (!Failed)
+    fail(At, "internal error: no shadow was built for pointer " + printInstruction(P),
+         "please report this with the input module");
+  return PoisonValue::get(P->getType());
+}
+
+Value *GradientGen::guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write) {
+  NullRoot R = NullShadows ? nullRootOf(SrcPtr) : NullRoot();
+  if (R.K == NullRoot::None)
+    return ShAddr;
+  return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? augShadow(R.V) : nullptr, T, Write);
+}
+
+Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write) {
+  NullRoot R = NullShadows ? nullRootOf(SrcPtr) : NullRoot();
+  if (R.K == NullRoot::None)
+    return ShAddr;
+  return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? revShadow(R.V, RevB) : nullptr, T, Write);
+}
+
 Signature GradientGen::calleeSignature(CallBase *CB) {
   Function *G = CB->getCalledFunction();
   Signature S{G, DiffMode::Reverse, {}, 1, false, carriesDerivative(CB->getType()) && active(CB)};
@@ -186,25 +231,37 @@ void GradientGen::augInstruction(Instruction *I) {
   IRBuilder<> B(C->getParent(), isa<PHINode>(C) ? C->getParent()->getFirstInsertionPt()
                                                  : std::next(C->getIterator()));
   B.SetCurrentDebugLocation(C->getDebugLoc());
-  if (T->isPointerTy() && shadowed(I)) {
+  if (T->isPtrOrPtrVectorTy() && shadowed(I)) {
     if (auto *P = dyn_cast<PHINode>(I)) {
       IRBuilder<> PB(C->getParent(), C->getParent()->begin());
       ShA[I] = PB.CreatePHI(T, P->getNumIncomingValues(), I->getName() + ".shadow");
     } else if (auto *G = dyn_cast<GetElementPtrInst>(I)) {
       SmallVector<Value *, 4> Idx(cast<GetElementPtrInst>(C)->indices());
-      ShA[I] = B.CreateGEP(G->getSourceElementType(), augShadow(G->getPointerOperand()), Idx,
+      ShA[I] = B.CreateGEP(G->getSourceElementType(), needShadow(G->getPointerOperand(), I), Idx,
                            I->getName() + ".shadow", G->getNoWrapFlags());
     } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
-      ShA[I] = B.CreatePointerCast(augShadow(I->getOperand(0)), T);
+      ShA[I] = B.CreatePointerCast(needShadow(I->getOperand(0), I), T);
     } else if (isa<FreezeInst>(I)) {
-      ShA[I] = augShadow(I->getOperand(0));
+      ShA[I] = needShadow(I->getOperand(0), I);
     } else if (auto *S = dyn_cast<SelectInst>(I)) {
       Value *TV = augShadow(S->getTrueValue()), *FV = augShadow(S->getFalseValue());
       ShA[I] = B.CreateSelect(augOf(S->getCondition()), TV ? TV : Constant::getNullValue(T),
                               FV ? FV : Constant::getNullValue(T));
     } else if (auto *LI = dyn_cast<LoadInst>(I)) {
-      ShA[I] = B.CreateAlignedLoad(T, augShadow(LI->getPointerOperand()), LI->getAlign(),
-                                   I->getName() + ".shadow");
+      Value *From = guardAug(B, needShadow(LI->getPointerOperand(), I), LI->getPointerOperand(), T, false);
+      ShA[I] = B.CreateAlignedLoad(T, From, LI->getAlign(), I->getName() + ".shadow");
+    } else if (isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I)) {
+      // Vectors of pointers (the SLP vectorizer's `load <8 x ptr>`): the same lane operations on
+      // the vector of shadows.
+      Instruction *SC = C->clone();
+      for (Use &U : SC->operands())
+        if (U->getType()->isPtrOrPtrVectorTy()) {
+          Value *Sh = augShadow(I->getOperand(U.getOperandNo()));
+          U.set(Sh ? Sh : Constant::getNullValue(U->getType()));
+        }
+      SC->setName(I->getName() + ".shadow");
+      B.Insert(SC);
+      ShA[I] = SC;
     } else if (auto *AI = dyn_cast<AllocaInst>(I)) {
       // The shadow outlives this sweep (the reverse sweep needs it), so it lives on the heap.
       Value *Size = B.CreateMul(B.CreateZExtOrTrunc(augOf(AI->getArraySize()), B.getInt64Ty()),
@@ -251,15 +308,37 @@ void GradientGen::augInstruction(Instruction *I) {
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     // Pointers stored into derivative memory carry their shadow along.
     Value *V = SI->getValueOperand();
-    if (V->getType()->isPointerTy() && shadowed(SI->getPointerOperand())) {
+    if (V->getType()->isPtrOrPtrVectorTy() && shadowed(SI->getPointerOperand())) {
       Value *SV = augShadow(V);
-      B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()),
-                           augShadow(SI->getPointerOperand()), SI->getAlign());
-    } else if (carriesDerivative(V->getType()) && active(V) && !shadowed(SI->getPointerOperand())) {
-      refuseStoreWithoutShadow(Sig.Fn, SI);
-      Failed = true;
+      Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), V->getType(), true);
+      B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()), To, SI->getAlign());
+    } else if (!shadowed(SI->getPointerOperand())) {
+      bool Derivative = carriesDerivative(V->getType())
+                            ? Act.Varied.count(V) > 0
+                            : V->getType()->isPtrOrPtrVectorTy() && shadowed(V) &&
+                                  mayHoldDerivatives(*Src, V, [&](const Value *X) { return shadowed(X); });
+      if (Derivative && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
+        refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPtrOrPtrVectorTy());
+        Failed = true;
+      }
     }
   }
+  if (auto *SI = dyn_cast<StoreInst>(I); SI && PointerMoves.count(SI)) {
+    auto *L = cast<LoadInst>(SI->getValueOperand());
+    Type *T = L->getType();
+    Value *From = guardAug(B, needShadow(L->getPointerOperand(), I), L->getPointerOperand(), T, false);
+    Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), T, true);
+    B.CreateAlignedStore(B.CreateAlignedLoad(T, From, L->getAlign()), To, SI->getAlign());
+  }
+  if (auto *MT = dyn_cast<MemTransferInst>(I); MT && shadowed(MT->getDest()) && shadowed(MT->getSource()))
+    augMemTransfer(MT, cast<MemTransferInst>(C), B);
+  if (auto *MT = dyn_cast<MemTransferInst>(I))
+    if (!shadowed(MT->getDest()) && shadowed(MT->getSource()) &&
+        mayHoldDerivatives(*Src, MT->getSource(), [&](const Value *X) { return shadowed(X); }) &&
+        !unshadowedWriteIsHarmless(*Src, MT->getDest())) {
+      refuseUnshadowedWrite(Sig.Fn, MT, MT->getDest(), false);
+      Failed = true;
+    }
   if (isDefinedCall(I)) {
     auto *CB = cast<CallBase>(I);
     if (!isa<CallInst>(CB)) {
@@ -311,8 +390,11 @@ void GradientGen::fillAugmented() {
     for (Instruction &I : *BB)
       Insts.push_back(&I);
     if (Live.count(BB)) // paths that never return run as primal code only
-      for (Instruction *I : Insts)
+      for (Instruction *I : Insts) {
         augInstruction(I);
+        if (Failed)
+          return; // what follows may depend on what failed: stop cleanly, the pair is dropped
+      }
     // A block with several predecessors records which one it was entered from.
     SmallVector<BasicBlock *, 4> Preds;
     for (BasicBlock *P : predecessors(BB))
@@ -346,8 +428,9 @@ AllocaInst *GradientGen::slot(const Value *V) {
     return It->second;
   if (Instruction *T = RevEntry->getTerminator())
     EntryB->SetInsertPoint(T);
-  AllocaInst *A = EntryB->CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
-  EntryB->CreateStore(Constant::getNullValue(V->getType()), A);
+  Type *T = Act.adjointType(V);
+  AllocaInst *A = EntryB->CreateAlloca(T, nullptr, V->getName() + ".adj");
+  EntryB->CreateStore(Constant::getNullValue(T), A);
   Slots[V] = A;
   return A;
 }
@@ -356,13 +439,13 @@ void GradientGen::accumulate(IRBuilder<> &Bd, const Value *V, Value *D) {
   if (!D || isa<Constant>(V) || !active(V))
     return;
   AllocaInst *S = slot(V);
-  Bd.CreateStore(addDerivatives(Bd, Bd.CreateLoad(V->getType(), S), D), S);
+  Bd.CreateStore(addDerivatives(Bd, Bd.CreateLoad(S->getAllocatedType(), S), D), S);
 }
 
 Value *GradientGen::takeAdjoint(IRBuilder<> &Bd, const Value *V) {
   AllocaInst *S = slot(V);
-  Value *D = Bd.CreateLoad(V->getType(), S, V->getName() + ".d");
-  Bd.CreateStore(Constant::getNullValue(V->getType()), S); // the next iteration starts afresh
+  Value *D = Bd.CreateLoad(S->getAllocatedType(), S, V->getName() + ".d");
+  Bd.CreateStore(Constant::getNullValue(S->getAllocatedType()), S); // the next iteration starts afresh
   return D;
 }
 
@@ -565,6 +648,8 @@ Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
     R = RBld.CreatePointerCast(Base, I->getType());
   } else if (isa<FreezeInst>(I)) {
     R = revShadow(I->getOperand(0), B);
+  } else if (!ShA.lookup(I)) {
+    R = needShadow(I, I); // reported; the pair is dropped
   } else if (CountedLoop *C = invariantIn(I, B)) {
     R = fromLoopExit(*C, ShA.lookup(I), I->getType(), B, true, I);
   } else {
@@ -636,6 +721,28 @@ void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Va
   Bd.SetInsertPoint(After);
 }
 
+void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B) {
+  MemoryLayout L = copyLayout(MT);
+  if (!L.Pointers)
+    return; // floats only: their adjoints are all zero in this sweep
+  Value *DS = needShadow(MT->getDest(), MT), *SS = needShadow(MT->getSource(), MT);
+  auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+  if (CLen && L.Complete) {
+    for (auto &[Off, T] : L.Fields)
+      if (T->isPointerTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
+        Value *P = B.CreateLoad(T, B.CreateConstGEP1_64(B.getInt8Ty(), SS, Off));
+        B.CreateStore(P, B.CreateConstGEP1_64(B.getInt8Ty(), DS, Off));
+      }
+    return;
+  }
+  if (L.Floats.empty()) { // an array of pointers: its shadow is an array of shadow pointers
+    B.CreateMemMove(DS, MT->getDestAlign(), SS, MT->getSourceAlign(), C->getLength());
+    return;
+  }
+  fail(MT, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
+       "copy structs that hold both pointers and floats field by field, or with a constant size");
+}
+
 void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd) {
   Value *Dst = MI->getDest();
   if (!shadowed(Dst))
@@ -643,6 +750,27 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
   Value *DS = revShadow(Dst, B);
   Value *Len = revPrimal(MI->getLength(), B);
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
+    MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
+    auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+    if (shadowed(MT->getSource()) && CLen && L.Complete && (L.Pointers || L.Floats.size() > 1)) {
+      // A struct with pointers or mixed float widths: each float field at its own width.
+      Value *SS = revShadow(MT->getSource(), B);
+      for (auto &[Off, T] : L.Fields)
+        if (T->isFloatingPointTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
+          Value *PF = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), DS, Off);
+          Value *PI = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), SS, Off);
+          Value *DV = Bd.CreateAlignedLoad(T, PF, Align(1));
+          Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
+          Bd.CreateAlignedStore(ConstantFP::get(T, 0.0), PF, Align(1));
+        }
+      return;
+    }
+    if (shadowed(MT->getSource()) && L.Pointers) {
+      if (!L.Floats.empty())
+        fail(MI, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
+             "copy structs that hold both pointers and floats field by field, or with a constant size");
+      return; // pointers only: no adjoints to move
+    }
     if (shadowed(MT->getSource())) {
       // d_src += d_dst; d_dst = 0, element by element.
       emitAdjointTransfer(Bd, floatElementType(Dst, MI), revShadow(MT->getSource(), B), DS, Len);
@@ -746,11 +874,20 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   }
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     Value *V = SI->getValueOperand();
-    if (carriesDerivative(V->getType()) && shadowed(SI->getPointerOperand())) {
+    Type *AT = Act.adjointType(V);
+    bool Moved = Act.IntMoves.count(V) && active(V);
+    if ((carriesDerivative(V->getType()) || Moved) && shadowed(SI->getPointerOperand())) {
       Value *SP = revShadow(SI->getPointerOperand(), B);
-      Value *D = Bd.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
-      Bd.CreateAlignedStore(Constant::getNullValue(V->getType()), SP, SI->getAlign());
+      Value *D = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, SI->getPointerOperand(), B, AT, false), SI->getAlign());
+      Bd.CreateAlignedStore(Constant::getNullValue(AT), guardRev(Bd, SP, SI->getPointerOperand(), B, AT, true),
+                            SI->getAlign());
       accumulate(Bd, V, D);
+    } else if (V->getType()->isIntOrIntVectorTy() && shadowed(SI->getPointerOperand()) &&
+               IntOverwrites.count(SI)) {
+      // Float data overwritten by an integer: the adjoint of what it held before ends here.
+      Value *SP = revShadow(SI->getPointerOperand(), B);
+      Bd.CreateAlignedStore(Constant::getNullValue(V->getType()),
+                            guardRev(Bd, SP, SI->getPointerOperand(), B, V->getType(), true), SI->getAlign());
     }
     return;
   }
@@ -769,14 +906,16 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
         continue;
       // Partials are built in the body so their primal inputs come from pops/remat above.
       Value *P = localPartial(R, I, Pos, Bd, primal);
-      accumulate(Bd, Op, Bd.CreateFMul(P, D));
+      accumulate(Bd, Op, scalePartial(R, I, Pos, P, D, Bd));
     }
     return;
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Value *SP = revShadow(LI->getPointerOperand(), B);
-    Value *Old = Bd.CreateAlignedLoad(I->getType(), SP, LI->getAlign());
-    Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), SP, LI->getAlign());
+    Type *AT = Act.adjointType(I);
+    Value *Old = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, LI->getPointerOperand(), B, AT, false), LI->getAlign());
+    Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), guardRev(Bd, SP, LI->getPointerOperand(), B, AT, true),
+                          LI->getAlign());
     return;
   }
   Type *T = I->getType();
@@ -785,13 +924,13 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   case Instruction::FPExt:
     return accumulate(Bd, I->getOperand(0), Bd.CreateFPCast(D, I->getOperand(0)->getType()));
   case Instruction::BitCast:
-    return accumulate(Bd, I->getOperand(0), Bd.CreateBitCast(D, I->getOperand(0)->getType()));
+    return accumulate(Bd, I->getOperand(0), Bd.CreateBitCast(D, Act.adjointType(I->getOperand(0))));
   case Instruction::Freeze:
     return accumulate(Bd, I->getOperand(0), D);
   case Instruction::Select: {
     auto *S = cast<SelectInst>(I);
     Value *C = primal(S->getCondition());
-    Value *Z = Constant::getNullValue(T);
+    Value *Z = Constant::getNullValue(Act.adjointType(I));
     accumulate(Bd, S->getTrueValue(), Bd.CreateSelect(C, D, Z));
     accumulate(Bd, S->getFalseValue(), Bd.CreateSelect(C, Z, D));
     return;
@@ -994,9 +1133,41 @@ void GradientGen::fillReverse() {
     KV.second->moveBefore(RevEntry->getFirstNonPHIOrDbgOrAlloca());
 }
 
+void GradientGen::classifyIntegerStores() {
+  for (BasicBlock &BB : *Src) {
+    if (!Live.count(&BB))
+      continue;
+    for (Instruction &I : BB) {
+      auto *SI = dyn_cast<StoreInst>(&I);
+      Value *V = SI ? SI->getValueOperand() : nullptr;
+      if (!SI || !V->getType()->isIntOrIntVectorTy() || !shadowed(SI->getPointerOperand()) ||
+          (Act.IntMoves.count(V) && active(V)))
+        continue;
+      auto *L = dyn_cast<LoadInst>(V);
+      MemoryLayout Lay = L && shadowed(L->getPointerOperand()) ? moveLayout(DL, L)
+                                                               : accessLayout(DL, SI->getPointerOperand());
+      if (L && shadowed(L->getPointerOperand()) && Lay.Floats.empty() && Lay.Pointers) {
+        PointerMoves.insert(SI);
+      } else if (L && shadowed(L->getPointerOperand()) && !Lay.Floats.empty() && !Act.IntMoves.count(V)) {
+        std::string TyName;
+        raw_string_ostream(TyName) << *V->getType();
+        fail(SI, "floating-point data is moved as " + TyName +
+                     " values whose width does not match its element type, so its derivative cannot follow",
+             "copy the data with memcpy of whole elements, or assign element by element");
+      } else if (!Lay.Floats.empty()) {
+        IntOverwrites.insert(SI);
+      }
+    }
+  }
+}
+
 bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
   Live = returningBlocks(*Src);
+  NullShadows = mayStoreNullShadows(*Src, [&](const Value *V) { return shadowed(V); });
+  classifyIntegerStores();
+  if (Failed)
+    return false;
   analyzeWrites();
   findCountedLoops();
   buildAugmented();

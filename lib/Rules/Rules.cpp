@@ -6,6 +6,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include <numbers>
 
 using namespace llvm;
@@ -40,15 +41,48 @@ struct Ctx {
   Value *recip(Value *A) { return div(c(1.0), A); }
   /// 1 where the condition holds, 0 elsewhere (lane-wise for vectors).
   Value *indicator(Value *Cond) { return B.CreateSelect(Cond, c(1.0), c(0.0)); }
+  /// Coef · V, but 0 where Coef is 0 even if V is infinite: the coefficient of a power rule
+  /// (b in b·a^(b-1), y in y·ln a) is exactly 0 where the function is constant in that operand.
+  /// Folds away when Coef is a nonzero constant, as in pow(x, 2.5).
+  Value *zeroTimes(Value *Coef, Value *V) {
+    IRBuilder<>::FastMathFlagGuard G(B);
+    B.clearFastMathFlags();
+    Value *IsZero = Coef->getType()->isFPOrFPVectorTy()
+                        ? B.CreateFCmpOEQ(Coef, Constant::getNullValue(Coef->getType()))
+                        : B.CreateICmpEQ(Coef, Constant::getNullValue(Coef->getType()));
+    auto *Known = dyn_cast<Constant>(IsZero); // a constant coefficient decides here
+    if (Known && Known->isAllOnesValue())
+      return c(0.0);
+    if (!Coef->getType()->isFPOrFPVectorTy()) { // powi's exponent: one i32 for every lane
+      Coef = B.CreateSIToFP(Coef, T->getScalarType());
+      if (auto *VT = dyn_cast<VectorType>(T))
+        Coef = B.CreateVectorSplat(VT->getElementCount(), Coef);
+    }
+    Value *Product = mul(Coef, V);
+    return Known && Known->isNullValue() ? Product : B.CreateSelect(IsZero, c(0.0), Product);
+  }
 };
 using PartialFn = Value *(*)(Ctx &, unsigned);
+/// Whether partial Pos of I can be non-finite at finite operands; null means never.
+using SingularFn = bool (*)(const Instruction *I, unsigned Pos);
 } // namespace
 
 struct LocalRule {
   const char *Name;
   unsigned Arity;      // number of floating operands the rule differentiates (positions 0..Arity-1)
   PartialFn Partial;
+  SingularFn Singular = nullptr; // see scalePartial
 };
+
+// Singular flags for the table: which partials have a pole or a 0/0 at some finite point.
+static bool Always(const Instruction *, unsigned) { return true; }
+// frem/fmod: only the divisor's partial, -trunc(a/b), is infinite (at b = 0).
+static bool DivisorOnly(const Instruction *, unsigned Pos) { return Pos == 1; }
+// powi: n·x^(n-1) has a pole at x = 0 unless n - 1 >= 0 is known; n = 0 is handled by zeroTimes.
+static bool PowiPole(const Instruction *I, unsigned) {
+  auto *N = dyn_cast<ConstantInt>(ruleOperand(I, 1));
+  return !N || N->getSExtValue() < 1;
+}
 
 static const char *Ln2 = "0.693147180559945309417232121458176568";
 static const char *Ln10 = "2.30258509299404568401799145468436421";
@@ -66,63 +100,71 @@ static const LocalRule Table[] = {
      [](Ctx &c, unsigned i) {
        // d(a/b)/da = 1/b,  d(a/b)/db = -a/b².
        return i == 0 ? c.recip(c.x(1)) : c.neg(c.div(c.x(0), c.sq(c.x(1))));
-     }},
+     },
+     Always},
     {"frem", 2,
      [](Ctx &c, unsigned i) {
        // a - b·trunc(a/b): the quotient is piecewise constant.
        return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::trunc, c.div(c.x(0), c.x(1))));
-     }},
+     },
+     DivisorOnly},
     {"fmod", 2,
      [](Ctx &c, unsigned i) {
        return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::trunc, c.div(c.x(0), c.x(1))));
-     }},
+     },
+     DivisorOnly},
     {"fma", 3, [](Ctx &c, unsigned i) { return i == 2 ? c.c(1.0) : c.x(1 - i); }},
     // Powers and roots.
-    {"sqrt", 1, [](Ctx &c, unsigned) { return c.div(c.c(0.5), c.y()); }},
-    {"cbrt", 1, [](Ctx &c, unsigned) { return c.div(c.y(), c.mul(c.c(3.0), c.x(0))); }},
+    {"sqrt", 1, [](Ctx &c, unsigned) { return c.div(c.c(0.5), c.y()); }, Always},
+    {"cbrt", 1, [](Ctx &c, unsigned) { return c.div(c.y(), c.mul(c.c(3.0), c.x(0))); }, Always},
     {"pow", 2,
      [](Ctx &c, unsigned i) {
-       // d(a^b)/da = b·a^(b-1),  d(a^b)/db = a^b·ln a.
+       // d(a^b)/da = b·a^(b-1),  d(a^b)/db = a^b·ln a. a^0 is 1 for every a, and 0^b is 0 for
+       // every b > 0, so those partials are 0 even where a^(b-1) or ln a is infinite.
        if (i == 0)
-         return c.mul(c.x(1), c.bin(Intrinsic::pow, c.x(0), c.sub(c.x(1), c.c(1.0))));
-       return c.mul(c.y(), c.un(Intrinsic::log, c.x(0)));
-     }},
+         return c.zeroTimes(c.x(1), c.bin(Intrinsic::pow, c.x(0), c.sub(c.x(1), c.c(1.0))));
+       return c.zeroTimes(c.y(), c.un(Intrinsic::log, c.x(0)));
+     },
+     Always},
     {"powi", 1,
      [](Ctx &c, unsigned) -> Value * {
        Value *N = ruleOperand(c.I, 1);
        Value *Np = c.P(N);
-       Value *NFp = c.B.CreateSIToFP(Np, c.T);
        Value *Nm1 = c.B.CreateSub(Np, ConstantInt::get(Np->getType(), 1));
        Value *Pw = c.B.CreateIntrinsic(Intrinsic::powi, {c.T, Np->getType()}, {c.x(0), Nm1});
-       return c.mul(NFp, Pw);
-     }},
-    {"hypot", 2, [](Ctx &c, unsigned i) { return c.div(c.x(i), c.y()); }},
+       return c.zeroTimes(Np, Pw); // x^0 is 1 everywhere, 0·x^-1 included
+     },
+     PowiPole},
+    {"hypot", 2, [](Ctx &c, unsigned i) { return c.div(c.x(i), c.y()); }, Always},
     // Exponentials and logarithms.
     {"exp", 1, [](Ctx &c, unsigned) { return c.y(); }},
     {"exp2", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), c.c(Ln2)); }},
     {"exp10", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), c.c(Ln10)); }},
     {"expm1", 1, [](Ctx &c, unsigned) { return c.add(c.y(), c.c(1.0)); }},
-    {"log", 1, [](Ctx &c, unsigned) { return c.recip(c.x(0)); }},
-    {"log2", 1, [](Ctx &c, unsigned) { return c.recip(c.mul(c.x(0), c.c(Ln2))); }},
-    {"log10", 1, [](Ctx &c, unsigned) { return c.recip(c.mul(c.x(0), c.c(Ln10))); }},
-    {"log1p", 1, [](Ctx &c, unsigned) { return c.recip(c.add(c.x(0), c.c(1.0))); }},
+    {"log", 1, [](Ctx &c, unsigned) { return c.recip(c.x(0)); }, Always},
+    {"log2", 1, [](Ctx &c, unsigned) { return c.recip(c.mul(c.x(0), c.c(Ln2))); }, Always},
+    {"log10", 1, [](Ctx &c, unsigned) { return c.recip(c.mul(c.x(0), c.c(Ln10))); }, Always},
+    {"log1p", 1, [](Ctx &c, unsigned) { return c.recip(c.add(c.x(0), c.c(1.0))); }, Always},
     // Trigonometric.
     {"sin", 1, [](Ctx &c, unsigned) { return c.un(Intrinsic::cos, c.x(0)); }},
     {"cos", 1, [](Ctx &c, unsigned) { return c.neg(c.un(Intrinsic::sin, c.x(0))); }},
     {"tan", 1, [](Ctx &c, unsigned) { return c.add(c.c(1.0), c.sq(c.y())); }},
     {"asin", 1,
-     [](Ctx &c, unsigned) { return c.recip(c.un(Intrinsic::sqrt, c.sub(c.c(1.0), c.sq(c.x(0))))); }},
+     [](Ctx &c, unsigned) { return c.recip(c.un(Intrinsic::sqrt, c.sub(c.c(1.0), c.sq(c.x(0))))); },
+     Always},
     {"acos", 1,
      [](Ctx &c, unsigned) {
        return c.neg(c.recip(c.un(Intrinsic::sqrt, c.sub(c.c(1.0), c.sq(c.x(0))))));
-     }},
+     },
+     Always},
     {"atan", 1, [](Ctx &c, unsigned) { return c.recip(c.add(c.c(1.0), c.sq(c.x(0)))); }},
     {"atan2", 2,
      [](Ctx &c, unsigned i) {
        // atan2(a, b): d/da = b/(a²+b²), d/db = -a/(a²+b²).
        Value *R2 = c.add(c.sq(c.x(0)), c.sq(c.x(1)));
        return i == 0 ? c.div(c.x(1), R2) : c.neg(c.div(c.x(0), R2));
-     }},
+     },
+     Always},
     // Hyperbolic.
     {"sinh", 1, [](Ctx &c, unsigned) { return c.un(Intrinsic::cosh, c.x(0)); }},
     {"cosh", 1, [](Ctx &c, unsigned) { return c.un(Intrinsic::sinh, c.x(0)); }},
@@ -130,8 +172,9 @@ static const LocalRule Table[] = {
     {"asinh", 1,
      [](Ctx &c, unsigned) { return c.recip(c.un(Intrinsic::sqrt, c.add(c.sq(c.x(0)), c.c(1.0)))); }},
     {"acosh", 1,
-     [](Ctx &c, unsigned) { return c.recip(c.un(Intrinsic::sqrt, c.sub(c.sq(c.x(0)), c.c(1.0)))); }},
-    {"atanh", 1, [](Ctx &c, unsigned) { return c.recip(c.sub(c.c(1.0), c.sq(c.x(0)))); }},
+     [](Ctx &c, unsigned) { return c.recip(c.un(Intrinsic::sqrt, c.sub(c.sq(c.x(0)), c.c(1.0)))); },
+     Always},
+    {"atanh", 1, [](Ctx &c, unsigned) { return c.recip(c.sub(c.c(1.0), c.sq(c.x(0)))); }, Always},
     // Special functions.
     {"erf", 1,
      [](Ctx &c, unsigned) {
@@ -141,8 +184,8 @@ static const LocalRule Table[] = {
      [](Ctx &c, unsigned) {
        return c.mul(c.c(MinusTwoOverSqrtPi), c.un(Intrinsic::exp, c.neg(c.sq(c.x(0)))));
      }},
-    {"tgamma", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), emitDigamma(c.B, c.x(0))); }},
-    {"lgamma", 1, [](Ctx &c, unsigned) { return emitDigamma(c.B, c.x(0)); }},
+    {"tgamma", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), emitDigamma(c.B, c.x(0))); }, Always},
+    {"lgamma", 1, [](Ctx &c, unsigned) { return emitDigamma(c.B, c.x(0)); }, Always},
     // Piecewise.
     {"fabs", 1,
      [](Ctx &c, unsigned) { return c.bin(Intrinsic::copysign, c.c(1.0), c.x(0)); }},
@@ -398,6 +441,28 @@ Value *localPartial(const LocalRule *R, const Instruction *I, unsigned Pos, IRBu
                     PrimalFn Primal) {
   Ctx C{B, I, Primal, ruleOperand(I, Pos)->getType()};
   return R->Partial(C, Pos);
+}
+
+bool partialMayBeSingular(const LocalRule *R, const Instruction *I, unsigned Pos) {
+  return R->Singular && R->Singular(I, Pos);
+}
+
+Value *scalePartial(const LocalRule *R, const Instruction *I, unsigned Pos, Value *Partial,
+                    Value *Incoming, IRBuilder<> &B) {
+  using namespace PatternMatch;
+  // A partial that folded to a finite constant (x / 4.0) or an incoming value that is a nonzero
+  // constant cannot meet 0·inf; the common path stays one fmul.
+  if (!partialMayBeSingular(R, I, Pos) || match(Partial, m_Finite()) ||
+      match(Incoming, m_NonZeroFP()))
+    return B.CreateFMul(Partial, Incoming);
+  // No fast-math flags on the product, the compare or the select: nnan+nsz would make
+  // Partial·0 == 0 a legal assumption, and with it the select folds back into the product.
+  IRBuilder<>::FastMathFlagGuard G(B);
+  B.clearFastMathFlags();
+  Type *T = Incoming->getType();
+  Value *Product = B.CreateFMul(Partial, Incoming);
+  Value *IsZero = B.CreateFCmpOEQ(Incoming, Constant::getNullValue(T), "zero.incoming");
+  return B.CreateSelect(IsZero, Constant::getNullValue(T), Product);
 }
 
 } // namespace synthase

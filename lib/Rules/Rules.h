@@ -39,6 +39,17 @@ using PrimalFn = llvm::function_ref<llvm::Value *(llvm::Value *)>;
 llvm::Value *localPartial(const LocalRule *R, const llvm::Instruction *I, unsigned Pos,
                           llvm::IRBuilder<> &B, PrimalFn Primal);
 
+/// True when dy/dx_Pos can be infinite or NaN at finite operands (a pole such as sqrt'(0) or
+/// log'(0), or a 0/0 such as atan2 at the origin), so that partial · 0 would be NaN.
+bool partialMayBeSingular(const LocalRule *R, const llvm::Instruction *I, unsigned Pos);
+
+/// partial · incoming (a tangent lane in forward mode, the result's adjoint in reverse mode), the
+/// one place both modes form a rule's contribution. Zero times infinity is zero: for a partial
+/// that may be singular, an incoming 0 gives +0 instead of NaN (a select on the incoming value,
+/// emitted without fast-math flags so it survives -ffast-math). Other partials get a plain fmul.
+llvm::Value *scalePartial(const LocalRule *R, const llvm::Instruction *I, unsigned Pos,
+                          llvm::Value *Partial, llvm::Value *Incoming, llvm::IRBuilder<> &B);
+
 /// Canonical libm name for a declared function ("sinf" → "sin"), or "" if it is not libm.
 llvm::StringRef canonicalMathName(const llvm::Function *F);
 

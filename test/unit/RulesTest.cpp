@@ -232,6 +232,8 @@ define double @t(double %x, double %y, i32 %n, ptr %p, ptr %q, float %f, <2 x do
   %i.sqrt = call double @llvm.sqrt.f64(double %x)
   %i.pow = call double @llvm.pow.f64(double %x, double %y)
   %i.powi = call double @llvm.powi.f64.i32(double %x, i32 %n)
+  %i.powi2 = call double @llvm.powi.f64.i32(double %x, i32 2)
+  %i.powim1 = call double @llvm.powi.f64.i32(double %x, i32 -1)
   %i.exp = call double @llvm.exp.f64(double %x)
   %i.exp2 = call double @llvm.exp2.f64(double %x)
   %i.log = call double @llvm.log.f64(double %x)
@@ -459,6 +461,82 @@ TEST_F(PartialEval, Intrinsics) {
   EXPECT_DOUBLE_EQ(eval("i.minimum", 0, x, y, x), 1.0);
   EXPECT_DOUBLE_EQ(eval("i.minimum", 1, x, y, x), 0.0);
   EXPECT_DOUBLE_EQ(eval("i.ldexp", 0, x, y, std::ldexp(x, 3), 3), 8.0);
+}
+
+// A power whose coefficient is 0 is constant in that operand, so the partial is 0 even where the
+// other factor is infinite: d(0^y)/dy = 0 for y > 0 (ln 0 = -inf), d(x^0)/dx = 0 at x = 0.
+TEST_F(PartialEval, ZeroCoefficientBeatsInfinity) {
+  EXPECT_EQ(eval("i.pow", 1, 0.0, 2.5, 0.0), 0.0);
+  EXPECT_EQ(eval("i.pow", 0, 0.0, 0.0, 1.0), 0.0);
+  EXPECT_EQ(eval("i.powi", 0, 0.0, 0.0, 1.0, /*N=*/0), 0.0);
+  EXPECT_EQ(eval("i.pow", 0, 0.0, 2.5, 0.0), 0.0);
+}
+
+TEST_F(Instrs, SingularFlags) {
+  auto singular = [&](const char *N, unsigned Pos) {
+    Instruction *I = named(N);
+    return I && partialMayBeSingular(findLocalRule(I), I, Pos);
+  };
+  for (const char *N : {"i.sqrt", "i.log", "i.log10", "i.powi", "i.powim1", "i.fsqrt"})
+    EXPECT_TRUE(singular(N, 0)) << N;
+  for (const char *N : {"i.fdiv", "i.pow", "i.atan2"}) {
+    EXPECT_TRUE(singular(N, 0)) << N;
+    EXPECT_TRUE(singular(N, 1)) << N;
+  }
+  EXPECT_FALSE(singular("i.frem", 0));
+  EXPECT_TRUE(singular("i.frem", 1));
+  for (const char *N : {"i.fadd", "i.fsub", "i.fmul", "i.fneg", "i.vfmul", "i.exp", "i.exp2",
+                        "i.sin", "i.cos", "i.tan", "i.tanh", "i.fabs", "i.copysign", "i.fma",
+                        "i.maxnum", "i.minimum", "i.ldexp", "i.vsin", "i.powi2"})
+    EXPECT_FALSE(singular(N, 0)) << N;
+}
+
+// scalePartial: a select on the incoming value only for singular partials, and never with
+// fast-math flags, even when the builder has them.
+TEST_F(Instrs, ScalePartial) {
+  Function *T = M->getFunction("t");
+  BasicBlock *BB = BasicBlock::Create(Ctx, "scratch", T);
+  IRBuilder<> B(BB);
+  B.setFastMathFlags(FastMathFlags::getFast());
+  Instruction *Sqrt = named("i.sqrt"), *Sin = named("i.sin"), *Div = named("i.fdiv");
+  Type *D = B.getDoubleTy();
+  Constant *Inf = ConstantFP::getInfinity(D), *Zero = ConstantFP::get(D, 0.0);
+  auto scale = [&](Instruction *I, unsigned Pos, Value *P, Value *In) {
+    return scalePartial(findLocalRule(I), I, Pos, P, In, B);
+  };
+  // Constants fold: inf · 0 is +0 through a singular rule, NaN through any other.
+  auto *Z = dyn_cast<ConstantFP>(scale(Sqrt, 0, Inf, Zero));
+  ASSERT_TRUE(Z);
+  EXPECT_TRUE(Z->isZero() && !Z->isNegative());
+  auto *N = dyn_cast<ConstantFP>(scale(Sin, 0, Inf, Zero));
+  ASSERT_TRUE(N);
+  EXPECT_TRUE(N->isNaN());
+  // A finite constant partial (x / 4.0) or a nonzero constant incoming value: one fmul.
+  Value *Y = T->getArg(1);
+  EXPECT_TRUE(isa<BinaryOperator>(scale(Div, 0, ConstantFP::get(D, 0.25), Y)));
+  EXPECT_TRUE(isa<BinaryOperator>(scale(Sqrt, 0, Y, ConstantFP::get(D, 2.0))));
+  EXPECT_TRUE(isa<BinaryOperator>(scale(Sin, 0, Y, T->getArg(0))));
+  // Runtime values: incoming == 0 ? +0 : partial · incoming, flag-free.
+  auto *Sel = dyn_cast<SelectInst>(scale(Sqrt, 0, Y, T->getArg(0)));
+  ASSERT_TRUE(Sel);
+  auto *Cmp = dyn_cast<FCmpInst>(Sel->getCondition());
+  ASSERT_TRUE(Cmp);
+  EXPECT_EQ(Cmp->getPredicate(), FCmpInst::FCMP_OEQ);
+  EXPECT_EQ(Cmp->getOperand(0), T->getArg(0));
+  EXPECT_FALSE(Cmp->getFastMathFlags().any());
+  EXPECT_FALSE(Sel->getFastMathFlags().any());
+  EXPECT_FALSE(cast<Instruction>(Sel->getFalseValue())->getFastMathFlags().any());
+  auto *TV = dyn_cast<ConstantFP>(Sel->getTrueValue());
+  ASSERT_TRUE(TV);
+  EXPECT_TRUE(TV->isZero() && !TV->isNegative());
+  // <2 x double>: a lane-wise compare.
+  Value *V = T->getArg(6);
+  auto *VSel = dyn_cast<SelectInst>(scale(Sqrt, 0, V, V));
+  ASSERT_TRUE(VSel);
+  EXPECT_TRUE(VSel->getCondition()->getType()->isVectorTy());
+  B.CreateUnreachable();
+  BB->dropAllReferences();
+  BB->eraseFromParent();
 }
 
 } // namespace

@@ -5,7 +5,7 @@
 // RUN: not %synthase-cc -O2 -g -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %synthase-cc -O0 -g -DFORWARD -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %synthase-cc -O2 -g -DFORWARD -c %s -o /dev/null 2>&1 | FileCheck %s
-// CHECK: synthase: {{.*}}const_pointer_store.c:[[@LINE+8]]:{{[0-9]+}}: in function 'write_square': an active value is stored through a pointer that has no shadow
+// CHECK: synthase: {{.*}}const_pointer_store.c:[[@LINE+8]]:{{[0-9]+}}: in function 'write_square': an active value is stored into memory that has no shadow, so its derivative would be lost (the memory: argument 2{{.*}}
 // CHECK-NEXT: instruction: store double
 // CHECK-NEXT: hint: {{.*}}enzyme_dup
 double __enzyme_autodiff(void *, ...);

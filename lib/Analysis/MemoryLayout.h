@@ -1,0 +1,43 @@
+// Type deduction for memory that is copied as bytes (memcpy, memmove): which offsets hold
+// floating-point values and which hold pointers, read from how the function accesses the objects
+// on both sides of the copy. Reverse mode needs it twice: the forward sweep must carry the shadows
+// of copied pointers along, and the reverse sweep must move the adjoints of copied floats back, at
+// their own widths (a struct {double x; float m;} is not two doubles).
+#pragma once
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Value.h"
+#include <map>
+
+namespace synthase {
+
+struct MemoryLayout {
+  /// Byte offset (from the pointer asked about) -> scalar type accessed there: a float type or a
+  /// pointer. Only accesses at a constant offset are listed.
+  std::map<int64_t, llvm::Type *> Fields;
+  bool Complete = true;  ///< every access through the object was at a constant offset
+  bool Pointers = false; ///< some access reads or writes a pointer
+  llvm::SmallPtrSet<llvm::Type *, 2> Floats; ///< float scalar types accessed, at any offset
+
+  void merge(const MemoryLayout &O);
+  /// The float types accessed at constant offsets inside [0, Len).
+  bool floatsWithin(uint64_t Len) const;
+};
+
+/// The layout of the memory at Ptr as the function accesses it through Ptr's underlying object.
+MemoryLayout accessLayout(const llvm::DataLayout &DL, const llvm::Value *Ptr);
+
+} // namespace synthase
+
+namespace synthase {
+/// Float data moved as integers (a memcpy of one element turned into `load i64`/`store i64`,
+/// Rust's ptr::copy, swap and sort): for an integer load, the floating-point type its bits hold,
+/// deduced from how the memory it is read from and the memory it is stored to are accessed as
+/// floats. i64 moves double (or <2 x float>), i32 float, an integer vector the float vector of the
+/// same size. With no float access in sight an i64 is taken as a double and an i32 as a float.
+/// Null when the widths do not fit (e.g. doubles moved byte by byte).
+llvm::Type *floatTypeOfIntMove(const llvm::DataLayout &DL, const llvm::LoadInst *L);
+/// The layout of the memory an integer load reads and of every place its value is stored to.
+MemoryLayout moveLayout(const llvm::DataLayout &DL, const llvm::LoadInst *L);
+} // namespace synthase

@@ -1,0 +1,190 @@
+#include "Analysis/UnshadowedMemory.h"
+#include "Rules/Allocators.h"
+#include "Rules/Rules.h"
+#include "Support/Diagnostics.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+static bool isLocalObject(const Value *U) {
+  if (isa<AllocaInst>(U) || isa<GlobalVariable>(U))
+    return true;
+  if (auto *CB = dyn_cast<CallBase>(U))
+    return isAllocator(CB->getCalledFunction()) || CB->returnDoesNotAlias();
+  return false;
+}
+
+/// Visits every pointer derived from Base inside F (through GEPs, casts, phis and selects) and
+/// asks Visit about each user; stops early when Visit returns true.
+static bool anyDerivedUse(const Value *Base, function_ref<bool(const Use &)> Visit) {
+  SmallVector<const Value *, 16> Work{Base};
+  SmallPtrSet<const Value *, 32> Seen{Base};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const Use &U : V->uses()) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      if (!I)
+        return true; // a constant expression user: too clever to follow, assume the worst
+      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I) ||
+          isa<FreezeInst>(I)) {
+        if (Seen.insert(I).second)
+          Work.push_back(I);
+        continue;
+      }
+      if (Visit(U))
+        return true;
+    }
+  }
+  return false;
+}
+
+bool unshadowedWriteIsHarmless(const Function &F, const Value *Ptr) {
+  const Value *U = getUnderlyingObject(Ptr, 12);
+  if (!isLocalObject(U))
+    return false;
+  if (auto *G = dyn_cast<GlobalVariable>(U))
+    if (!G->hasLocalLinkage())
+      return false; // other code may read it after F returns
+  return !anyDerivedUse(U, [&](const Use &Us) {
+    auto *I = cast<Instruction>(Us.getUser());
+    if (isa<LoadInst>(I))
+      return true;
+    if (auto *SI = dyn_cast<StoreInst>(I))
+      return SI->getValueOperand() == Us.get(); // the address escapes into memory
+    if (isa<ICmpInst>(I) || isa<PtrToIntInst>(I))
+      return false;
+    if (auto *MI = dyn_cast<MemIntrinsic>(I))
+      return isa<MemTransferInst>(MI) && cast<MemTransferInst>(MI)->getSource() == Us.get();
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      if (isIgnorableIntrinsic(I))
+        return false;
+      std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
+      return !(A && A->Role == AllocRole::Free);
+    }
+    return true;
+  });
+}
+
+bool mayHoldDerivatives(const Function &F, const Value *Ptr, function_ref<bool(const Value *)> HasShadow) {
+  if (!HasShadow(Ptr))
+    return false;
+  const Value *U = getUnderlyingObject(Ptr, 12);
+  if (isa<Argument>(U))
+    return true;
+  return anyDerivedUse(U, [&](const Use &Us) {
+    auto *I = cast<Instruction>(Us.getUser());
+    if (auto *LI = dyn_cast<LoadInst>(I))
+      return LI->getType()->getScalarType()->isFloatingPointTy() || LI->getType()->isAggregateType();
+    if (auto *SI = dyn_cast<StoreInst>(I))
+      return SI->getPointerOperand() == Us.get() &&
+             (SI->getValueOperand()->getType()->getScalarType()->isFloatingPointTy() ||
+              SI->getValueOperand()->getType()->isAggregateType());
+    if (auto *CB = dyn_cast<CallBase>(I))
+      return !isa<MemIntrinsic>(I) && !isIgnorableIntrinsic(I) &&
+             !isAllocator(CB->getCalledFunction());
+    return false;
+  });
+}
+
+void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value *Ptr, bool IsPointer) {
+  const Value *U = getUnderlyingObject(Ptr, 12);
+  std::string What = IsPointer ? "a pointer to differentiated memory is stored"
+                     : isa<MemTransferInst>(I) ? "differentiated data is copied"
+                                               : "an active value is stored";
+  std::string From, Hint;
+  if (auto *A = dyn_cast<Argument>(U)) {
+    From = "argument " + std::to_string(A->getArgNo() + 1) +
+           (A->hasName() ? " '" + A->getName().str() + "'" : std::string()) + ", passed without a shadow";
+    Hint = "pass this argument with enzyme_dup and a shadow buffer (a scratch workspace needs a "
+           "shadow too); enzyme_const memory must not receive active data";
+  } else if (auto *L = dyn_cast<LoadInst>(U)) {
+    From = "a pointer loaded from memory that has no shadow (" + printInstruction(L) + ")";
+    Hint = "the pointer is read from constant memory, e.g. a field of an enzyme_const struct: pass "
+           "that struct with enzyme_dup, its shadow's pointer fields pointing at shadow buffers";
+  } else if (auto *CB = dyn_cast<CallBase>(U)) {
+    const Function *G = CB->getCalledFunction();
+    From = "the result of a call to '" + (G ? displayName(G->getName()) : std::string("<indirect>")) + "'";
+    Hint = "Synthase does not know this function as an allocator: register it with "
+           "__enzyme_allocation_like, or allocate the memory with malloc/new";
+  } else if (auto *G = dyn_cast<GlobalVariable>(U)) {
+    From = "global '" + G->getName().str() + "', which has no shadow";
+    Hint = "a constant global, or one whose type holds no floating-point data, gets no shadow: "
+           "declare it with its real element type, or pass the buffer in with enzyme_dup";
+  } else {
+    From = printInstruction(U);
+    Hint = "pass this memory in with enzyme_dup so that it has a shadow";
+  }
+  reportError(Fn, I, What + " into memory that has no shadow, so its derivative would be lost (the memory: " +
+                         From + ")",
+              Hint);
+}
+
+} // namespace synthase
+
+namespace synthase {
+
+bool mayStoreNullShadows(const Function &F, function_ref<bool(const Value *)> HasShadow) {
+  for (const Instruction &I : instructions(F)) {
+    if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      const Value *V = SI->getValueOperand();
+      if (V->getType()->isPtrOrPtrVectorTy() && !isa<ConstantPointerNull>(V) &&
+          !(isa<Constant>(V) && cast<Constant>(V)->isNullValue()) && HasShadow(SI->getPointerOperand()) &&
+          !HasShadow(V))
+        return true;
+    } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+      if (HasShadow(MT->getDest()) && !HasShadow(MT->getSource()))
+        return true;
+    }
+  }
+  return false;
+}
+
+NullRoot nullRootOf(Value *Ptr) {
+  NullRoot R;
+  bool ThroughMerge = false, OtherLeaf = false;
+  SmallVector<Value *, 8> Work{Ptr};
+  SmallPtrSet<Value *, 16> Seen{Ptr};
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    Value *Next = nullptr;
+    if (auto *G = dyn_cast<GEPOperator>(V))
+      Next = G->getPointerOperand();
+    else if (isa<BitCastInst>(V) || isa<AddrSpaceCastInst>(V) || isa<FreezeInst>(V))
+      Next = cast<Instruction>(V)->getOperand(0);
+    if (Next) {
+      if (Seen.insert(Next).second)
+        Work.push_back(Next);
+      continue;
+    }
+    if (isa<PHINode>(V) || isa<SelectInst>(V)) {
+      ThroughMerge = true;
+      for (Value *In : isa<PHINode>(V) ? SmallVector<Value *, 4>(cast<PHINode>(V)->incoming_values())
+                                      : SmallVector<Value *, 4>{cast<SelectInst>(V)->getTrueValue(),
+                                                                cast<SelectInst>(V)->getFalseValue()})
+        if (Seen.insert(In).second)
+          Work.push_back(In);
+      continue;
+    }
+    bool MaybeNull = (isa<LoadInst>(V) && V->getType()->isPointerTy()) || isa<ExtractElementInst>(V);
+    if (!MaybeNull) {
+      OtherLeaf = true; // arguments, allocations, globals: their shadows are never null
+      continue;
+    }
+    if (R.K == NullRoot::Root && R.V != V)
+      return {NullRoot::Unknown, nullptr};
+    R = {NullRoot::Root, V};
+  }
+  // Through a phi or select, the root tells null-ness only if every way of forming the address
+  // starts from it (a pointer stepped through a loop); a merge with other pointers is Unknown.
+  if (R.K == NullRoot::Root && ThroughMerge && OtherLeaf)
+    return {NullRoot::Unknown, nullptr};
+  return R;
+}
+
+} // namespace synthase
