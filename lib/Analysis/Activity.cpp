@@ -1,6 +1,7 @@
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryLayout.h"
 #include "Engine/Engine.h"
+#include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -84,7 +85,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           // A pointer returned by a differentiated callee may point into derivative memory; the
           // generator then either handles it or says it cannot, never drops it silently.
           Function *G = CB->getCalledFunction();
-          S = allocKind(G) != AllocKind::None ||
+          S = isAllocator(G) ||
               (G && !G->isDeclaration() &&
                any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }));
         }
@@ -148,7 +149,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
         useful(SI->getValueOperand());
     } else if (auto *CB = dyn_cast<CallBase>(&I)) {
       Function *G = CB->getCalledFunction();
-      if (!findLocalRule(&I) && !(G && allocKind(G) != AllocKind::None))
+      if (!findLocalRule(&I) && !isAllocator(G))
         for (Use &U : CB->args())
           useful(U.get());
     } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {

@@ -1,4 +1,5 @@
 #include "Analysis/MemoryLayout.h"
+#include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -126,7 +127,7 @@ MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
         if (SI->getPointerOperand() == U.get())
           note(DL, L, SI->getValueOperand()->getType(), Off);
       } else if (auto *CB = dyn_cast<CallBase>(I)) {
-        if (!isa<MemIntrinsic>(I) && !isa<IntrinsicInst>(I) && allocKind(CB->getCalledFunction()) == AllocKind::None)
+        if (!isa<MemIntrinsic>(I) && !isa<IntrinsicInst>(I) && !isAllocator(CB->getCalledFunction()))
           L.Complete = false; // a callee may access it in ways not seen here
       }
     }

@@ -1,6 +1,7 @@
 #include "Analysis/Preprocess.h"
 #include "Analysis/TypedCopies.h"
 #include "Analysis/Activity.h"
+#include "Rules/Allocators.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/InstIterator.h"
@@ -9,6 +10,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+#include <functional>
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
@@ -27,6 +29,80 @@
 using namespace llvm;
 
 namespace synthase {
+
+// SROA merges a pointer field with an integer one of a union-like aggregate (Rust's
+// Result<Vec<T>, _>, ...) into an integer: ptrtoint, an integer phi, then inttoptr. A pointer that
+// crosses an integer has no shadow, so its derivative would be lost; each such phi web feeding an
+// inttoptr is rebuilt with pointer phis (the integer phis stay for their integer users).
+static bool restorePointerPhis(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<IntToPtrInst *, 8> Casts;
+  for (Instruction &I : instructions(F))
+    if (auto *IP = dyn_cast<IntToPtrInst>(&I))
+      if ((isa<PHINode>(IP->getOperand(0)) || isa<SelectInst>(IP->getOperand(0))) &&
+          DL.getTypeSizeInBits(IP->getSrcTy()) == DL.getTypeSizeInBits(IP->getType()))
+        Casts.push_back(IP);
+  bool Changed = false;
+  for (IntToPtrInst *IP : Casts) {
+    Type *PtrTy = IP->getType();
+    DenseMap<Value *, Value *> Web; // integer phi/select -> its pointer twin
+    SmallVector<Instruction *, 8> Created;
+    bool FromPointer = false, TooBig = false;
+    std::function<Value *(Value *, Instruction *)> asPtr = [&](Value *V, Instruction *At) -> Value * {
+      if (auto *PI = dyn_cast<PtrToIntInst>(V); PI && PI->getSrcTy() == PtrTy) {
+        FromPointer = true;
+        return PI->getPointerOperand();
+      }
+      if (auto *C = dyn_cast<Constant>(V))
+        return isa<UndefValue>(C) ? (Value *)UndefValue::get(PtrTy) : ConstantExpr::getIntToPtr(C, PtrTy);
+      if (Value *Known = Web.lookup(V))
+        return Known;
+      if (Web.size() > 64) {
+        TooBig = true;
+        return PoisonValue::get(PtrTy);
+      }
+      if (auto *P = dyn_cast<PHINode>(V)) {
+        PHINode *NP = PHINode::Create(PtrTy, P->getNumIncomingValues(), P->getName() + ".ptr", P->getIterator());
+        NP->setDebugLoc(P->getDebugLoc());
+        Web[V] = NP;
+        Created.push_back(NP);
+        for (unsigned k = 0; k < P->getNumIncomingValues(); ++k)
+          NP->addIncoming(asPtr(P->getIncomingValue(k), P->getIncomingBlock(k)->getTerminator()),
+                          P->getIncomingBlock(k));
+        return NP;
+      }
+      if (auto *S = dyn_cast<SelectInst>(V)) {
+        Value *T = asPtr(S->getTrueValue(), S), *Fv = asPtr(S->getFalseValue(), S);
+        auto *NS = SelectInst::Create(S->getCondition(), T, Fv, S->getName() + ".ptr", S->getIterator());
+        NS->setDebugLoc(S->getDebugLoc());
+        Web[V] = NS;
+        Created.push_back(NS);
+        return NS;
+      }
+      auto *Cast = new IntToPtrInst(V, PtrTy, "", At->getIterator());
+      Created.push_back(Cast);
+      return Cast;
+    };
+    Value *Twin = asPtr(IP->getOperand(0), IP);
+    if (!FromPointer || TooBig) {
+      for (Instruction *I : Created)
+        I->replaceAllUsesWith(PoisonValue::get(I->getType()));
+      for (Instruction *I : Created)
+        I->eraseFromParent();
+      continue;
+    }
+    IP->replaceAllUsesWith(Twin);
+    IP->eraseFromParent();
+    Changed = true;
+  }
+  return Changed;
+}
+
+struct RestorePointerPhisPass : PassInfoMixin<RestorePointerPhisPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    return restorePointerPhis(F) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
 
 struct Simplifier::Impl {
   LoopAnalysisManager LAM;
@@ -59,6 +135,7 @@ struct Simplifier::Impl {
       FPM.addPass(EarlyCSEPass(true));
       FPM.addPass(InstCombinePass());
       FPM.addPass(SimplifyCFGPass());
+      FPM.addPass(RestorePointerPhisPass());
     }
     if (!Primal) {
       FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
@@ -132,7 +209,10 @@ static void inlineCallees(Function &F) {
     for (Instruction &I : instructions(F)) {
       if (auto *CB = dyn_cast<CallBase>(&I); CB && Live.count(I.getParent()) && !CB->doesNotReturn())
         if (Function *G = CB->getCalledFunction())
-          if (!G->isDeclaration() && !G->isVarArg() && G != &F && isa<CallInst>(CB))
+          // An allocator's body (a user arena, Rust's shims) is not differentiated: the
+          // generators treat its calls as allocations.
+          if (!G->isDeclaration() && !G->isVarArg() && G != &F && isa<CallInst>(CB) &&
+              !isAllocator(G))
             Calls.push_back(CB);
     }
     for (CallBase *CB : Calls) {

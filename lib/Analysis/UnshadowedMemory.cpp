@@ -1,4 +1,5 @@
 #include "Analysis/UnshadowedMemory.h"
+#include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -15,7 +16,7 @@ static bool isLocalObject(const Value *U) {
   if (isa<AllocaInst>(U) || isa<GlobalVariable>(U))
     return true;
   if (auto *CB = dyn_cast<CallBase>(U))
-    return allocKind(CB->getCalledFunction()) != AllocKind::None || CB->returnDoesNotAlias();
+    return isAllocator(CB->getCalledFunction()) || CB->returnDoesNotAlias();
   return false;
 }
 
@@ -63,8 +64,8 @@ bool unshadowedWriteIsHarmless(const Function &F, const Value *Ptr) {
     if (auto *CB = dyn_cast<CallBase>(I)) {
       if (isIgnorableIntrinsic(I))
         return false;
-      AllocKind K = allocKind(CB->getCalledFunction());
-      return !(K == AllocKind::Free || K == AllocKind::Delete);
+      std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
+      return !(A && A->Role == AllocRole::Free);
     }
     return true;
   });
@@ -86,7 +87,7 @@ bool mayHoldDerivatives(const Function &F, const Value *Ptr, function_ref<bool(c
               SI->getValueOperand()->getType()->isAggregateType());
     if (auto *CB = dyn_cast<CallBase>(I))
       return !isa<MemIntrinsic>(I) && !isIgnorableIntrinsic(I) &&
-             allocKind(CB->getCalledFunction()) == AllocKind::None;
+             !isAllocator(CB->getCalledFunction());
     return false;
   });
 }
@@ -172,7 +173,7 @@ NullRoot nullRootOf(Value *Ptr) {
     }
     auto *CB = dyn_cast<CallBase>(V);
     bool MaybeNull = (isa<LoadInst>(V) && V->getType()->isPointerTy()) || isa<ExtractElementInst>(V) ||
-                     (CB && V->getType()->isPointerTy() && allocKind(CB->getCalledFunction()) == AllocKind::None);
+                     (CB && V->getType()->isPointerTy() && !isAllocator(CB->getCalledFunction()));
     if (!MaybeNull) {
       OtherLeaf = true; // arguments, allocations, globals: their shadows are never null
       continue;

@@ -8,6 +8,7 @@
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
 #include "Engine/Refusals.h"
+#include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -365,43 +366,44 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
     }
     return;
   }
-  switch (allocKind(Callee)) {
-  case AllocKind::Malloc:
-  case AllocKind::New:
-  case AllocKind::Calloc: {
-    Lanes L;
-    for (unsigned l = 0; l < W; ++l) {
-      SmallVector<Value *, 2> Args(C->args());
-      CallInst *S = B.CreateCall(C->getFunctionType(), C->getCalledOperand(), Args, I->getName() + ".shadow");
-      S->setAttributes(C->getAttributes());
-      if (allocKind(Callee) != AllocKind::Calloc)
-        B.CreateMemSet(S, B.getInt8(0), C->getArgOperand(0), MaybeAlign());
-      L.push_back(S);
-    }
-    Tan[I] = L;
-    return;
-  }
-  case AllocKind::Realloc: {
-    if (!active(I->getArgOperand(0)))
+  if (std::optional<Allocator> A = allocatorFor(Callee)) {
+    switch (A->Role) {
+    case AllocRole::Alloc: {
+      // posix_memalign writes the block through an argument: its shadow receives the shadow block.
+      if (A->Out >= 0 && !active(I->getArgOperand(A->Out)))
+        return;
+      Lanes L;
+      for (unsigned l = 0; l < W; ++l)
+        L.push_back(emitShadowAllocation(B, C, *A, A->Out >= 0 ? lane(I->getArgOperand(A->Out), l) : nullptr,
+                                         I->getName() + ".shadow"));
+      if (A->Out < 0)
+        Tan[I] = L;
       return;
-    Lanes L;
-    for (unsigned l = 0; l < W; ++l)
-      L.push_back(B.CreateCall(C->getFunctionType(), C->getCalledOperand(),
-                               {lane(I->getArgOperand(0), l), C->getArgOperand(1)}));
-    Tan[I] = L;
-    return;
-  }
-  case AllocKind::Free:
-  case AllocKind::Delete:
-    if (active(I->getArgOperand(0)))
+    }
+    case AllocRole::Realloc: {
+      Lanes L;
+      auto Arg = [&](unsigned K) { return C->getArgOperand(K); };
       for (unsigned l = 0; l < W; ++l) {
-        SmallVector<Value *, 2> Args(C->args()); // sized delete passes the size too
-        Args[0] = lane(I->getArgOperand(0), l);
-        B.CreateCall(C->getFunctionType(), C->getCalledOperand(), Args);
+        if (!active(I->getArgOperand(A->Ptr))) { // realloc(NULL, n), or of constant data
+          L.push_back(emitZeroedBlock(B, *A, allocationBytes(B, *A, Arg), Arg, I->getName() + ".shadow"));
+          continue;
+        }
+        SmallVector<Value *, 4> Args(C->args());
+        Args[A->Ptr] = lane(I->getArgOperand(A->Ptr), l);
+        L.push_back(B.CreateCall(C->getFunctionType(), C->getCalledOperand(), Args));
       }
-    return;
-  case AllocKind::None:
-    break;
+      Tan[I] = L;
+      return;
+    }
+    case AllocRole::Free:
+      if (active(I->getArgOperand(A->Ptr)))
+        for (unsigned l = 0; l < W; ++l) {
+          SmallVector<Value *, 3> Args(C->args()); // sized and aligned deletes pass more
+          Args[A->Ptr] = lane(I->getArgOperand(A->Ptr), l);
+          B.CreateCall(C->getFunctionType(), C->getCalledOperand(), Args);
+        }
+      return;
+    }
   }
   bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); });
   if (Callee && !Callee->isDeclaration())

@@ -4,6 +4,7 @@
 #include "Engine/Engine.h"
 #include "Passes/Lowering.h"
 #include "Reverse/Tape.h"
+#include "Rules/Allocators.h"
 #include "Passes/Inlining.h"
 #include "Support/Diagnostics.h"
 #include "synthase/Synthase.h"
@@ -389,6 +390,7 @@ bool lowerModule(Module &M, const Options &O) {
   if (O.PrintBefore)
     M.print(errs() << "; *** Synthase: module before AD ***\n", nullptr);
   Engine E(M);
+  registerUserAllocators(M);
   bool Changed = dropTypeHints(M);
   Changed |= expandDeclarativeFrontDoor(M);
   if (O.PrintPasses)

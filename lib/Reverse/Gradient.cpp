@@ -13,6 +13,7 @@
 #include "Engine/Engine.h"
 #include "Engine/Refusals.h"
 #include "Reverse/Tape.h"
+#include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -164,6 +165,7 @@ private:
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
   void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
   DenseMap<const Value *, Value *> ReallocOldSize; // realloc in Src -> old shadow size in Aug
+  DenseMap<const Value *, Value *> AllocOutShadow; // posix_memalign in Src -> shadow block in Aug
   Signature calleeSignature(CallBase *CB);
 };
 
@@ -222,7 +224,7 @@ static bool isDefinedCall(const Instruction *I) {
   if (!CB || isa<IntrinsicInst>(I) || findLocalRule(I))
     return false;
   Function *G = CB->getCalledFunction();
-  return G && !G->isDeclaration();
+  return G && !G->isDeclaration() && !isAllocator(G);
 }
 
 void GradientGen::augInstruction(Instruction *I) {
@@ -271,29 +273,33 @@ void GradientGen::augInstruction(Instruction *I) {
       FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
       ShA[I] = B.CreateCall(Calloc, {Size, B.getInt64(1)}, I->getName() + ".shadow");
     } else if (auto *CB = dyn_cast<CallBase>(I)) {
-      AllocKind K = allocKind(CB->getCalledFunction());
-      if (K == AllocKind::Malloc || K == AllocKind::New || K == AllocKind::Calloc) {
-        SmallVector<Value *, 2> Args(cast<CallBase>(C)->args());
-        CallInst *S = B.CreateCall(cast<CallBase>(C)->getFunctionType(), cast<CallBase>(C)->getCalledOperand(), Args, I->getName() + ".shadow");
-        if (K != AllocKind::Calloc)
-          B.CreateMemSet(S, B.getInt8(0), Args[0], MaybeAlign());
-        ShA[I] = S;
-      } else if (K == AllocKind::Realloc) {
+      std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
+      auto augArg = [&](unsigned K) { return augOf(CB->getArgOperand(K)); };
+      if (A && A->Role == AllocRole::Alloc) {
+        ShA[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, nullptr, I->getName() + ".shadow");
+      } else if (A && A->Role == AllocRole::Realloc) {
         // The old shadow must outlive the realloc (the reverse sweep of earlier code still adds
         // into it): the new shadow is a fresh zeroed block, and the reverse of the realloc moves
         // the adjoints of the copied prefix back into the old one.
         IRBuilder<> PB(C);
-        Value *OldSh = augShadow(CB->getArgOperand(0));
+        Value *OldSh = augShadow(CB->getArgOperand(A->Ptr));
         FunctionCallee Usable = E.module().getOrInsertFunction("malloc_usable_size", PB.getInt64Ty(), PB.getPtrTy());
-        Value *OldSize = OldSh ? (Value *)PB.CreateCall(Usable, {OldSh}) : PB.getInt64(0);
+        Value *OldSize = !OldSh            ? PB.getInt64(0)
+                         : A->OldSize >= 0 ? PB.CreateZExtOrTrunc(augArg(A->OldSize), PB.getInt64Ty())
+                                           : (Value *)PB.CreateCall(Usable, {OldSh});
         ReallocOldSize[I] = OldSize;
-        FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
-        ShA[I] = B.CreateCall(Calloc, {augOf(CB->getArgOperand(1)), B.getInt64(1)}, I->getName() + ".shadow");
+        ShA[I] = emitZeroedBlock(B, *A, allocationBytes(B, *A, augArg), augArg, I->getName() + ".shadow");
       } else if (!isDefinedCall(I)) { // a defined callee returns its shadow: see below
         fail(I, "reverse mode: a pointer returned by a call to a function without a body, on differentiated memory, is not supported",
              "compile the callee into the same module (full LTO), or register it with __enzyme_allocation_like if it allocates");
       }
     }
+  }
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
+    if (A && A->Role == AllocRole::Alloc && A->Out >= 0 && shadowed(CB->getArgOperand(A->Out)))
+      AllocOutShadow[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, augShadow(CB->getArgOperand(A->Out)),
+                                               I->getName() + ".shadow");
   }
   if (Value *P = atomicPointer(I); P && shadowed(P)) {
     refuseAtomic(Sig.Fn, I);
@@ -472,7 +478,7 @@ Value *GradientGen::pushAndPop(Value *AugValue, Type *T, BasicBlock *B) {
 void GradientGen::analyzeWrites() {
   auto noteWrite = [&](const Value *Ptr) {
     const Value *U = getUnderlyingObject(Ptr, 12);
-    if (isa<AllocaInst>(U) || (isa<CallBase>(U) && allocKind(cast<CallBase>(U)->getCalledFunction()) != AllocKind::None))
+    if (isa<AllocaInst>(U) || (isa<CallBase>(U) && isAllocator(cast<CallBase>(U)->getCalledFunction())))
       return; // fresh memory: cannot alias arguments or globals
     if (auto *A = dyn_cast<Argument>(U)) {
       WrittenArgs.insert(A);
@@ -493,12 +499,12 @@ void GradientGen::analyzeWrites() {
             classify(&I) == RuleClass::Inactive)
           continue;
         Function *G = CB->getCalledFunction();
-        AllocKind K = allocKind(G);
-        if (K == AllocKind::Malloc || K == AllocKind::New || K == AllocKind::Calloc)
+        std::optional<Allocator> A = allocatorFor(G);
+        if (A && A->Role == AllocRole::Alloc && A->Out < 0)
           continue;
         if (G && G->isDeclaration() && isKnownInactiveCallee(G->getName()))
           continue;
-        if (CB->onlyAccessesArgMemory() || K != AllocKind::None) {
+        if (CB->onlyAccessesArgMemory() || A) {
           for (Use &U : CB->args())
             if (U->getType()->isPointerTy())
               noteWrite(U.get());
@@ -793,38 +799,40 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   Function *G = CB->getCalledFunction();
   if (auto *MI = dyn_cast<MemIntrinsic>(CB))
     return reverseMemTransfer(MI, B, Bd);
-  switch (allocKind(G)) {
-  case AllocKind::Malloc:
-  case AllocKind::New:
-  case AllocKind::Calloc:
-    if (shadowed(CB)) {
-      // Release the shadow the way the primal's allocator expects (new[] pairs with delete[]).
-      StringRef Dealloc = allocKind(G) != AllocKind::New ? "free"
-                          : G->getName().starts_with("_Znam")  ? "_ZdaPv"
-                                                               : "_ZdlPv";
-      FunctionCallee Free = E.module().getOrInsertFunction(Dealloc, Bd.getVoidTy(), Bd.getPtrTy());
-      Bd.CreateCall(Free, {revShadow(CB, B)});
-    }
-    return;
-  case AllocKind::Realloc:
-    if (shadowed(CB)) {
-      Value *NewSh = revShadow(CB, B);
-      if (shadowed(CB->getArgOperand(0))) {
-        Value *Old = pushAndPop(ReallocOldSize.lookup(CB), Bd.getInt64Ty(), B);
-        Value *N = revPrimal(CB->getArgOperand(1), B);
-        N = Bd.CreateZExtOrTrunc(N, Bd.getInt64Ty());
-        Value *Copied = Bd.CreateSelect(Bd.CreateICmpULT(Old, N), Old, N);
-        emitAdjointTransfer(Bd, Bd.getDoubleTy(), revShadow(CB->getArgOperand(0), B), NewSh, Copied);
+  if (std::optional<Allocator> A = allocatorFor(G)) {
+    auto revArg = [&](unsigned K) { return revPrimal(CB->getArgOperand(K), B); };
+    switch (A->Role) {
+    case AllocRole::Alloc: {
+      // Release the shadow the way the primal's allocator expects (new[] pairs with delete[],
+      // aligned new with aligned delete, __rust_alloc with __rust_dealloc of the same layout).
+      Value *Sh = nullptr;
+      if (A->Out >= 0) {
+        if (Value *Aug = AllocOutShadow.lookup(CB))
+          Sh = pushAndPop(Aug, Bd.getPtrTy(), B);
+      } else if (shadowed(CB)) {
+        Sh = revShadow(CB, B);
       }
-      FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
-      Bd.CreateCall(Free, {NewSh});
+      if (Sh)
+        emitShadowFree(Bd, *A, Sh, revArg);
+      return;
     }
-    return;
-  case AllocKind::Free:
-  case AllocKind::Delete:
-    return;
-  case AllocKind::None:
-    break;
+    case AllocRole::Realloc:
+      if (shadowed(CB)) {
+        Value *NewSh = revShadow(CB, B);
+        if (shadowed(CB->getArgOperand(A->Ptr))) {
+          Value *Old = pushAndPop(ReallocOldSize.lookup(CB), Bd.getInt64Ty(), B);
+          Value *N = allocationBytes(Bd, *A, revArg);
+          Value *Copied = Bd.CreateSelect(Bd.CreateICmpULT(Old, N), Old, N);
+          // Moved in the element type the block is used with: Rust gives exact old sizes, and
+          // 5 floats are not 2.5 doubles.
+          emitAdjointTransfer(Bd, floatElementType(CB, CB), revShadow(CB->getArgOperand(A->Ptr), B), NewSh, Copied);
+        }
+        emitShadowFree(Bd, *A, NewSh, revArg);
+      }
+      return;
+    case AllocRole::Free:
+      return;
+    }
   }
   if (isDefinedCall(CB)) {
     Signature CS = calleeSignature(CB);
@@ -1149,7 +1157,7 @@ void GradientGen::returnShadowFromAugmented(GradientPair &Out) {
       Value *RV = R->getReturnValue();
       Value *SV = augShadow(RV);
       MaybeNull |= !SV || isa<PHINode>(RV) || isa<SelectInst>(RV) ||
-                   (isa<CallBase>(RV) && allocKind(cast<CallBase>(RV)->getCalledFunction()) == AllocKind::None);
+                   (isa<CallBase>(RV) && !isAllocator(cast<CallBase>(RV)->getCalledFunction()));
       IRBuilder<> B(RC);
       Value *Pair = PoisonValue::get(Aug->getReturnType());
       Pair = B.CreateInsertValue(Pair, RC->getReturnValue(), 0);

@@ -465,17 +465,4 @@ Value *scalePartial(const LocalRule *R, const Instruction *I, unsigned Pos, Valu
   return B.CreateSelect(IsZero, Constant::getNullValue(T), Product);
 }
 
-AllocKind allocKind(const Function *F) {
-  if (!F || !F->isDeclaration())
-    return AllocKind::None;
-  return StringSwitch<AllocKind>(F->getName())
-      .Cases({"malloc", "aligned_alloc"}, AllocKind::Malloc)
-      .Case("calloc", AllocKind::Calloc)
-      .Case("realloc", AllocKind::Realloc)
-      .Case("free", AllocKind::Free)
-      .Cases({"_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t"}, AllocKind::New)
-      .Cases({"_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"}, AllocKind::Delete)
-      .Default(AllocKind::None);
-}
-
 } // namespace synthase

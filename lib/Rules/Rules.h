@@ -53,10 +53,6 @@ llvm::Value *scalePartial(const LocalRule *R, const llvm::Instruction *I, unsign
 /// Canonical libm name for a declared function ("sinf" → "sin"), or "" if it is not libm.
 llvm::StringRef canonicalMathName(const llvm::Function *F);
 
-/// True for callees that allocate or free memory (malloc, calloc, realloc, free, new, delete).
-enum class AllocKind { None, Malloc, Calloc, Realloc, Free, New, Delete };
-AllocKind allocKind(const llvm::Function *F);
-
 /// True for calls that never carry derivatives and can be ignored by every mode
 /// (debug info, lifetime markers, assumes, ...).
 bool isIgnorableIntrinsic(const llvm::Instruction *I);

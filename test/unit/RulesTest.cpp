@@ -365,25 +365,6 @@ TEST_F(Instrs, DifferentiableOperands) {
   EXPECT_EQ(ruleOperand(named("i.fdiv"), 1), named("i.fdiv")->getOperand(1));
 }
 
-TEST(RulesTest, AllocKind) {
-  auto kind = [](StringRef Name, StringRef Ret, ArrayRef<StringRef> Params, bool Define = false) {
-    OneCall C(Ret, Name, Params, Define);
-    return allocKind(C.callee());
-  };
-  EXPECT_EQ(kind("malloc", "ptr", {"i64"}), AllocKind::Malloc);
-  EXPECT_EQ(kind("aligned_alloc", "ptr", {"i64", "i64"}), AllocKind::Malloc);
-  EXPECT_EQ(kind("calloc", "ptr", {"i64", "i64"}), AllocKind::Calloc);
-  EXPECT_EQ(kind("realloc", "ptr", {"ptr", "i64"}), AllocKind::Realloc);
-  EXPECT_EQ(kind("free", "void", {"ptr"}), AllocKind::Free);
-  EXPECT_EQ(kind("_Znwm", "ptr", {"i64"}), AllocKind::New);
-  EXPECT_EQ(kind("_Znam", "ptr", {"i64"}), AllocKind::New);
-  EXPECT_EQ(kind("_ZdlPv", "void", {"ptr"}), AllocKind::Delete);
-  EXPECT_EQ(kind("_ZdlPvm", "void", {"ptr", "i64"}), AllocKind::Delete);
-  EXPECT_EQ(kind("my_malloc", "ptr", {"i64"}), AllocKind::None);
-  EXPECT_EQ(kind("malloc", "ptr", {"i64"}, /*Define=*/true), AllocKind::None);
-  EXPECT_EQ(allocKind(nullptr), AllocKind::None);
-}
-
 // ---- the partials, evaluated by constant folding ----------------------------------------------
 
 /// Builds the partial of the instruction %i.<Name> at the given primal point, folds it to a
