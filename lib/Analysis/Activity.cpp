@@ -1,5 +1,6 @@
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryLayout.h"
+#include "Analysis/UnshadowedMemory.h"
 #include "Engine/Engine.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
@@ -91,6 +92,8 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
         }
         else if (auto *LI = dyn_cast<LoadInst>(&I))
           S = shadowed(LI->getPointerOperand());
+        else if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
+          S = intToPtrBase(I2P) && shadowed(intToPtrBase(I2P));
         else if (isPtrDerivation(&I))
           S = any_of(I.operands(), [&](const Use &U) { return U->getType()->isPtrOrPtrVectorTy() && shadowed(U.get()); });
         if (S) {

@@ -190,3 +190,43 @@ NullRoot nullRootOf(Value *Ptr) {
 }
 
 } // namespace synthase
+
+namespace synthase {
+
+Value *intToPtrBase(const IntToPtrInst *I) {
+  Value *Base = nullptr;
+  SmallVector<const Value *, 8> Work{I->getOperand(0)};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second || Seen.size() > 32)
+      continue;
+    if (auto *P2I = dyn_cast<PtrToIntInst>(V)) {
+      if (Base && Base != P2I->getOperand(0))
+        return nullptr; // the difference of two pointers: no single base
+      Base = P2I->getOperand(0);
+      continue;
+    }
+    if (isa<Constant>(V))
+      continue;
+    auto *BO = dyn_cast<BinaryOperator>(V);
+    if (!BO)
+      return nullptr;
+    switch (BO->getOpcode()) {
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::And:
+    case Instruction::Or:
+      break;
+    default:
+      return nullptr;
+    }
+    // Only one operand may carry the pointer; the other must be a constant or an offset that
+    // does not come from a pointer (checked when it is visited).
+    Work.push_back(BO->getOperand(0));
+    Work.push_back(BO->getOperand(1));
+  }
+  return Base;
+}
+
+} // namespace synthase

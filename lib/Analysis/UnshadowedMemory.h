@@ -6,6 +6,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Instructions.h"
 
 namespace synthase {
 
@@ -42,4 +43,11 @@ struct NullRoot {
   llvm::Value *V = nullptr;
 };
 NullRoot nullRootOf(llvm::Value *Ptr);
+} // namespace synthase
+
+namespace synthase {
+/// For `inttoptr` of integer arithmetic on `ptrtoint p` (aligning a pointer by hand, as Eigen's
+/// stack buffers and aligned malloc do): p, the one pointer the address is computed from, or null.
+/// The shadow of the result is p's shadow moved by the same byte offset.
+llvm::Value *intToPtrBase(const llvm::IntToPtrInst *I);
 } // namespace synthase

@@ -238,8 +238,13 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     if (carriesDerivative(T) || T->isPtrOrPtrVectorTy() || T->isIntOrIntVectorTy())
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
     return;
-  case Instruction::PtrToInt:
   case Instruction::IntToPtr:
+    if (Value *Base = intToPtrBase(cast<IntToPtrInst>(I)); Base && active(Base)) {
+      Value *Off = B.CreateSub(primal(I->getOperand(0)), B.CreatePtrToInt(primal(Base), I->getOperand(0)->getType()));
+      return mapLinear([&](unsigned l) { return B.CreateGEP(B.getInt8Ty(), lane(Base, l), Off, I->getName() + ".shadow"); });
+    }
+    return;
+  case Instruction::PtrToInt:
   case Instruction::Br:
   case Instruction::Switch:
   case Instruction::Unreachable:

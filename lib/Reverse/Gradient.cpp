@@ -245,6 +245,11 @@ void GradientGen::augInstruction(Instruction *I) {
                            I->getName() + ".shadow", G->getNoWrapFlags());
     } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
       ShA[I] = B.CreatePointerCast(needShadow(I->getOperand(0), I), T);
+    } else if (auto *I2P = dyn_cast<IntToPtrInst>(I)) {
+      // A hand-aligned pointer: the shadow moves by the same offset from its base's shadow.
+      Value *Base = intToPtrBase(I2P);
+      Value *Off = B.CreateSub(augOf(I->getOperand(0)), B.CreatePtrToInt(augOf(Base), I->getOperand(0)->getType()));
+      ShA[I] = B.CreateGEP(B.getInt8Ty(), needShadow(Base, I), Off, I->getName() + ".shadow");
     } else if (isa<FreezeInst>(I)) {
       ShA[I] = needShadow(I->getOperand(0), I);
     } else if (auto *S = dyn_cast<SelectInst>(I)) {
