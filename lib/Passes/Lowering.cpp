@@ -2,6 +2,7 @@
 // of the generated derivative, its result repacked into whatever type the user declared.
 #include "Activity/DiffCall.h"
 #include "Engine/Engine.h"
+#include "Passes/CallChecks.h"
 #include "Passes/Lowering.h"
 #include "Reverse/Tape.h"
 #include "Passes/Inlining.h"
@@ -362,7 +363,7 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     }
     std::optional<DiffCall> DC = parseDiffCall(CB, *Mode);
     bool OK = false;
-    if (DC)
+    if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E))
       OK = *Mode == DiffMode::Forward ? lowerForward(E, *DC) : lowerReverse(E, *DC);
     (void)OK;
     eraseCallAndMarkers(CB);
