@@ -335,6 +335,15 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       return fail("marker '" + markerName(P) + "' where argument " + Twine(A.getArgNo()) +
                   " of '" + DC.Fn->getName() + "' was expected (two markers in a row?)");
     AS.Primal = convertTo(B, P, PT);
+    // A struct too large for registers is returned through a hidden first parameter, which the
+    // C prototype does not show: the caller has to pass that buffer and its shadow itself.
+    if (!AS.Primal && A.hasStructRetAttr())
+      return fail("'" + DC.Fn->getName() + "' returns '" + printType(A.getParamStructRetType()) +
+                      "' through a hidden sret pointer (its argument 0), and argument 0 here is " +
+                      printInstruction(P),
+                  "pass the result buffer and its shadow first: enzyme_dup, &out, &d_out, then the "
+                  "arguments; in reverse mode d_out holds the seed of each field, in forward mode "
+                  "it receives the tangent");
     if (!AS.Primal)
       return fail("argument " + Twine(A.getArgNo()) + " has type " + "'" +
                   std::string([&] { std::string s; raw_string_ostream o(s); P->getType()->print(o); return s; }()) +

@@ -5,7 +5,8 @@
 // {double, float}, a struct holding an array (the seed goes through memory, byval), a struct
 // with a single float field and an int (no seed needed: 1 in the float field; or a plain float
 // as its seed), and the primal
-// returned too (enzyme_primal_return, result through sret). Checked against analytic values and
+// returned too (enzyme_primal_return, result through sret); a function returning three doubles
+// through a hidden sret pointer, passed explicitly with its shadow as the seed. Checked against analytic values and
 // central differences of <seed, f>, and forward mode (tangent structs) against reverse with the
 // dot-product test <seed, J v> = <J^T seed, v>.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
@@ -58,6 +59,12 @@ static Pdf pdf(double x) {
 }
 static Pa pa(double x, double y) {
   Pa r = {{x * y, x - y * y}};
+  return r;
+}
+/* three doubles: returned through a hidden sret pointer, which the caller passes explicitly */
+typedef struct { double a, b, c; } P3;
+static P3 p3(double x, double y) {
+  P3 r = {x * y, x + y, sin(x)};
   return r;
 }
 static Pflag pflag(double x) {
@@ -132,6 +139,20 @@ int main(void) {
     Pflag sfl = {s0, 0};
     CHECK_CLOSE(__enzyme_autodiff((void *)pflag, x, sfl), s0 * 3 * x * x, 1e-13, "rev pflag dx (seed)");
     CHECK_CLOSE(__enzyme_autodiff((void *)pflag, x, s1), s1 * 3 * x * x, 1e-13, "rev pflag dx (float seed)");
+
+    /* a function returning through sret: its buffer and shadow come first, the shadow holding
+       the seed (reverse) or receiving the tangent (forward) */
+    P3 out, dout = {s0, s1, 0.5};
+    G2 g3 = __enzyme_autodiff_2((void *)p3, enzyme_dup, &out, &dout, x, y);
+    CHECK_CLOSE(g3.dx, s0 * y + s1 + 0.5 * cos(x), 1e-13, "rev p3 (sret) dx");
+    CHECK_CLOSE(g3.dy, s0 * x + s1, 1e-13, "rev p3 (sret) dy");
+    CHECK_CLOSE(out.a, x * y, 1e-15, "rev p3 (sret) primal a");
+    CHECK_CLOSE(out.c, sin(x), 1e-15, "rev p3 (sret) primal c");
+    P3 tout, tdot;
+    __enzyme_fwddiff((void *)p3, enzyme_dup, &tout, &tdot, x, vx, y, vy);
+    CHECK_CLOSE(tdot.a, y * vx + x * vy, 1e-13, "fwd p3 (sret) a");
+    CHECK_CLOSE(s0 * tdot.a + s1 * tdot.b + 0.5 * tdot.c, g3.dx * vx + g3.dy * vy, 1e-13,
+                "dot test p3 (sret)");
 
     /* the primal too: {P2, dx, dy} comes back through sret */
     PG2 pg = __enzyme_autodiff_pg2((void *)p2, enzyme_primal_return, x, y, seed);
