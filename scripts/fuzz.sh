@@ -16,6 +16,10 @@
 # or crash. FUZZ_JOBS (default 2) compiles in parallel; FUZZ_KEEP=1 keeps the work directory;
 # FUZZ_SANITIZE=1 builds with -fsanitize=address,undefined (a sanitizer report counts as a crash:
 # leaked tapes, out-of-bounds shadows); FUZZ_OPTS overrides the opt levels ("-O0 -O2").
+# Before any derivative is compared, each file's primals alone (-DFZ_PRIMAL_ONLY, plain clang-22,
+# no plugin, about a second per file) run under ASan+UBSan: a report there is undefined behaviour
+# in the generated program, a generator bug, counted as "primal UB" (exit status 1) and never as
+# an engine mismatch. FUZZ_PRIMAL_UB=0 skips that step.
 set -uo pipefail
 BUILD=${1:-build}
 N=${2:-200}
@@ -35,8 +39,29 @@ GEN="$here/tools/fuzzgen/fuzzgen.py"
 work=$(mktemp -d "${TMPDIR:-/tmp}/synthase-fuzz.XXXXXX")
 [ "${FUZZ_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 
-tried=0; mism=0; crash=0; refused=0
+tried=0; mism=0; crash=0; refused=0; ub=0
 failures=()
+declare -A has_ub  # function index -> 1: its derivatives are not compared (the primal is wrong)
+
+# primal_ub SRC BIN FIRST COUNT: runs the file's primals under ASan+UBSan; one failure line per
+# function whose primal has undefined behaviour.
+primal_ub() {
+  local src=$1 bin=$2 first=$3 count=$4
+  [ "${FUZZ_PRIMAL_UB:-1}" = 1 ] || return 0
+  if ! clang-22 -O0 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DFZ_PRIMAL_ONLY -w \
+       "$src" -o "$bin" -lm >"$bin.log" 2>&1; then
+    ub=$((ub + count)); failures+=("primal UB build failed for functions $first..$((first + count - 1)): $(head -1 "$bin.log")")
+    return 0
+  fi
+  ASAN_OPTIONS=detect_leaks=1:exitcode=125 UBSAN_OPTIONS=halt_on_error=1:exitcode=126 \
+    timeout 120 "$bin" >/dev/null 2>"$bin.err" && return 0
+  for ((j = 0; j < count; ++j)); do
+    ASAN_OPTIONS=detect_leaks=1:exitcode=125 UBSAN_OPTIONS=halt_on_error=1:exitcode=126 \
+      timeout 120 "$bin" "$j" >/dev/null 2>"$bin.err" && continue
+    ub=$((ub + 1)); has_ub[$((first + j))]=1
+    failures+=("primal UB seed $SEED index $((first + j)): $(grep -m1 -oE 'runtime error.*|ERROR: [A-Za-z]+: [a-z-]+' "$bin.err" | cut -c1-160)$(grep -m1 -oE ' in f[0-9]+[A-Za-z0-9_]* [^ ]+' "$bin.err")")
+  done
+}
 
 # compile SRC OUT OPT -> 0 ok, 1 refused (diagnostic), 2 crash
 compile() {
@@ -56,6 +81,7 @@ for ((b = 0; b < nb; ++b)); do
   [ $((first + count)) -gt "$N" ] && count=$((N - first))
   src="$work/b$b.c"
   python3 "$GEN" --seed "$SEED" --first "$first" --count "$count" --out "$src" || { echo "fuzz: generator failed"; exit 2; }
+  primal_ub "$src" "$work/b${b}primal" "$first" "$count"
   # compile the opt levels in parallel (at most JOBS at once)
   pids=(); i=0
   for opt in $OPTS; do
@@ -76,6 +102,7 @@ for ((b = 0; b < nb; ++b)); do
         if [ $r = 1 ]; then refused=$((refused + 1)); failures+=("refused $opt seed $SEED index $k: $(grep -m1 'synthase:' "$work/one$k$opt.log")")
         elif [ $r = 2 ]; then crash=$((crash + 1)); failures+=("compile crash $opt seed $SEED index $k: $(grep -m1 -E 'error|ERROR|Assert|PLEASE' "$work/one$k$opt.log")")
         else
+          [ -n "${has_ub[$k]:-}" ] && continue
           out=$(run_bin "$work/one$k$opt"); rr=$?
           if [ $rr -ge 124 ]; then crash=$((crash + 1)); failures+=("run crash (exit $rr) $opt seed $SEED index $k")
           elif [ $rr != 0 ]; then mism=$((mism + 1)); failures+=("mismatch $opt seed $SEED index $k: $(echo "$out" | grep -m1 FZMISMATCH)"); fi
@@ -88,6 +115,7 @@ for ((b = 0; b < nb; ++b)); do
       # a crash or timeout: run the functions one by one
       for ((j = 0; j < count; ++j)); do
         k=$((first + j))
+        [ -n "${has_ub[$k]:-}" ] && continue
         o1=$(run_bin "$work/b$b$opt" "$j"); r1=$?
         if [ $r1 -ge 124 ]; then crash=$((crash + 1)); failures+=("run crash (exit $r1) $opt seed $SEED index $k")
         elif [ $r1 != 0 ]; then mism=$((mism + 1)); failures+=("mismatch $opt seed $SEED index $k: $(echo "$o1" | grep -m1 FZMISMATCH)"); fi
@@ -97,8 +125,9 @@ for ((b = 0; b < nb; ++b)); do
     # mismatches: one line per failing function
     while read -r name; do
       [ -z "$name" ] && continue
-      mism=$((mism + 1))
       k=${name#f}
+      [ -n "${has_ub[$k]:-}" ] && continue
+      mism=$((mism + 1))
       failures+=("mismatch $opt seed $SEED index $k: $(echo "$out" | grep -m1 "FZMISMATCH $name ")")
     done < <(echo "$out" | grep FZMISMATCH | awk '{print $2}' | sort -u)
   done
@@ -106,5 +135,5 @@ done
 
 for f in "${failures[@]}"; do echo "  $f"; done
 [ ${#failures[@]} -gt 0 ] && echo "  reproduce: python3 tools/fuzzgen/fuzzgen.py --seed $SEED --index K --out rK.c && build/bin/synthase-cc -O2 rK.c -o rK -lm && ./rK"
-echo "fuzz: programs tried $N (at $OPTS: $tried runs), mismatches $mism, crashes $crash, refused $refused"
-[ $mism -eq 0 ] && [ $crash -eq 0 ]
+echo "fuzz: programs tried $N (at $OPTS: $tried runs), mismatches $mism, crashes $crash, refused $refused, primal UB $ub"
+[ $mism -eq 0 ] && [ $crash -eq 0 ] && [ $ub -eq 0 ]

@@ -124,6 +124,130 @@ static bool isFloatLike(Type *T) {
   return false;
 }
 
+/// The scalar leaves of a value (struct fields, array and vector elements, in memory order).
+static void flattenValue(IRBuilder<> &B, Value *V, SmallVectorImpl<Value *> &Out) {
+  Type *T = V->getType();
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    for (unsigned i = 0; i < ST->getNumElements(); ++i)
+      flattenValue(B, B.CreateExtractValue(V, i), Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    for (unsigned i = 0; i < AT->getNumElements(); ++i)
+      flattenValue(B, B.CreateExtractValue(V, i), Out);
+  } else if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    for (unsigned i = 0; i < VT->getNumElements(); ++i)
+      Out.push_back(B.CreateExtractElement(V, i));
+  } else {
+    Out.push_back(V);
+  }
+}
+
+/// Builds a value of type T from scalar leaves in memory order; null when they do not fit.
+static Value *assemble(IRBuilder<> &B, Type *T, ArrayRef<Value *> Leaves, unsigned &K) {
+  if (isa<StructType>(T) || isa<ArrayType>(T)) {
+    unsigned N = isa<StructType>(T) ? cast<StructType>(T)->getNumElements() : cast<ArrayType>(T)->getNumElements();
+    Value *Agg = PoisonValue::get(T);
+    for (unsigned i = 0; i < N; ++i) {
+      Type *ET = isa<StructType>(T) ? cast<StructType>(T)->getElementType(i) : cast<ArrayType>(T)->getElementType();
+      Value *E = assemble(B, ET, Leaves, K);
+      if (!E)
+        return nullptr;
+      Agg = B.CreateInsertValue(Agg, E, i);
+    }
+    return Agg;
+  }
+  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    Value *Vec = PoisonValue::get(VT);
+    for (unsigned i = 0; i < VT->getNumElements(); ++i) {
+      if (K >= Leaves.size() || Leaves[K]->getType() != VT->getElementType())
+        return nullptr;
+      Vec = B.CreateInsertElement(Vec, Leaves[K++], i);
+    }
+    return Vec;
+  }
+  if (K >= Leaves.size() || Leaves[K]->getType() != T)
+    return nullptr;
+  return Leaves[K++];
+}
+
+/// Floating-point scalars in T (struct fields, array and vector elements, recursively).
+unsigned floatLeafCount(Type *T) {
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    unsigned N = 0;
+    for (Type *E : ST->elements())
+      N += floatLeafCount(E);
+    return N;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return AT->getNumElements() * floatLeafCount(AT->getElementType());
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return VT->getNumElements() * floatLeafCount(VT->getElementType());
+  return T->isFloatingPointTy() ? 1 : 0;
+}
+
+/// Operands the C ABI made of a seed of type RT: a float, a float vector, a struct split into its
+/// registers, or a pointer to a by-value copy (`byval`). An operand without any float can only
+/// be part of one when RT itself has non-float fields.
+static bool looksLikeSeed(CallBase *CB, unsigned Op, Type *RT) {
+  SmallVector<Type *, 8> Scalars{RT};
+  bool RTHasOther = false;
+  while (!Scalars.empty()) {
+    Type *T = Scalars.pop_back_val();
+    if (auto *ST = dyn_cast<StructType>(T))
+      Scalars.append(ST->element_begin(), ST->element_end());
+    else if (auto *AT = dyn_cast<ArrayType>(T))
+      Scalars.push_back(AT->getElementType());
+    else
+      RTHasOther |= !T->getScalarType()->isFloatingPointTy();
+  }
+  bool AnyFloat = false;
+  for (unsigned i = Op; i < CB->arg_size(); ++i) {
+    if (!markerName(CB->getArgOperand(i)).empty())
+      return false;
+    Type *T = CB->isByValArgument(i) ? CB->getParamByValType(i) : CB->getArgOperand(i)->getType();
+    bool Float = floatLeafCount(T) > 0;
+    if (!Float && !RTHasOther)
+      return false;
+    AnyFloat |= Float;
+  }
+  return AnyFloat;
+}
+
+/// T with V (converted) in its only float field and zero elsewhere.
+static Value *soleFloatField(IRBuilder<> &B, Type *T, Value *V) {
+  if (T->isFloatingPointTy())
+    return convertTo(B, V, T);
+  Value *Agg = Constant::getNullValue(T);
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    for (unsigned i = 0; i < ST->getNumElements(); ++i)
+      if (floatLeafCount(ST->getElementType(i)))
+        return B.CreateInsertValue(Agg, soleFloatField(B, ST->getElementType(i), V), i);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    return B.CreateInsertValue(Agg, soleFloatField(B, AT->getElementType(), V), 0);
+  } else if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    return B.CreateInsertElement(Agg, convertTo(B, V, VT->getElementType()), uint64_t(0));
+  }
+  return nullptr;
+}
+
+/// The seed of the return adjoint from the trailing operands, converted to the return type RT:
+/// one float for a return with one float field, or a value of RT's own type however the C ABI
+/// passed it.
+static Value *parseSeed(IRBuilder<> &B, CallBase *CB, unsigned Op, Type *RT) {
+  unsigned NOps = CB->arg_size();
+  if (Op + 1 == NOps && floatLeafCount(RT) == 1 && CB->getArgOperand(Op)->getType()->isFloatingPointTy())
+    return soleFloatField(B, RT, CB->getArgOperand(Op));
+  SmallVector<Value *, 8> Leaves;
+  for (unsigned i = Op; i < NOps; ++i) {
+    Value *V = CB->getArgOperand(i);
+    if (CB->isByValArgument(i))
+      V = B.CreateLoad(CB->getParamByValType(i), V);
+    flattenValue(B, V, Leaves);
+  }
+  unsigned K = 0;
+  Value *Seed = assemble(B, RT, Leaves, K);
+  return Seed && K == Leaves.size() ? Seed : nullptr;
+}
+
 std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   Function *Caller = CB->getFunction();
   const char *Entry = Mode == DiffMode::Reverse ? "__enzyme_autodiff" : "__enzyme_fwddiff";
@@ -211,6 +335,15 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       return fail("marker '" + markerName(P) + "' where argument " + Twine(A.getArgNo()) +
                   " of '" + DC.Fn->getName() + "' was expected (two markers in a row?)");
     AS.Primal = convertTo(B, P, PT);
+    // A struct too large for registers is returned through a hidden first parameter, which the
+    // C prototype does not show: the caller has to pass that buffer and its shadow itself.
+    if (!AS.Primal && A.hasStructRetAttr())
+      return fail("'" + DC.Fn->getName() + "' returns '" + printType(A.getParamStructRetType()) +
+                      "' through a hidden sret pointer (its argument 0), and argument 0 here is " +
+                      printInstruction(P),
+                  "pass the result buffer and its shadow first: enzyme_dup, &out, &d_out, then the "
+                  "arguments; in reverse mode d_out holds the seed of each field, in forward mode "
+                  "it receives the tangent");
     if (!AS.Primal)
       return fail("argument " + Twine(A.getArgNo()) + " has type " + "'" +
                   std::string([&] { std::string s; raw_string_ostream o(s); P->getType()->print(o); return s; }()) +
@@ -269,12 +402,16 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
     }
     DC.Args.push_back(std::move(AS));
   }
+  Type *RT = DC.Fn->getReturnType();
   if (Op < NOps) {
-    Type *RT = DC.Fn->getReturnType();
-    if (Mode == DiffMode::Reverse && Op + 1 == NOps && RT->isFPOrFPVectorTy() &&
-        CB->getArgOperand(Op)->getType()->isFloatingPointTy()) {
-      DC.DRet = convertTo(B, CB->getArgOperand(Op), RT);
-      ++Op;
+    if (Mode == DiffMode::Reverse && floatLeafCount(RT) > 0 && looksLikeSeed(CB, Op, RT)) {
+      DC.DRet = parseSeed(B, CB, Op, RT);
+      if (!DC.DRet)
+        return fail("the seed of the return adjoint (the operands after the last argument of '" +
+                        DC.Fn->getName() + "') does not match its return type '" + printType(RT) + "'",
+                    "pass one value of the function's return type, e.g. the same struct type it "
+                    "returns with the weight of each field");
+      Op = NOps;
     } else {
       return fail("too many arguments: '" + DC.Fn->getName() + "' has " +
                       Twine(DC.Fn->arg_size()) + " parameters; extra operand " +
@@ -283,6 +420,15 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
                   "per lane");
     }
   }
+  // Seeding every field with 1 would return the derivative of the sum of the fields, which is
+  // rarely what was meant: a return with several float fields needs its seed spelled out.
+  if (Mode == DiffMode::Reverse && !DC.DRet && floatLeafCount(RT) > 1)
+    return fail("'" + DC.Fn->getName() + "' returns '" + printType(RT) + "' with " +
+                    Twine(floatLeafCount(RT)) +
+                    " floating-point fields, and no seed for the return adjoint was passed",
+                "pass the seed as a last argument of the return type: the weight of each field "
+                "in the derivative, e.g. `R seed = {1, 0}; __enzyme_autodiff((void *)f, x, y, "
+                "seed)` for the gradient of the first field (R is the function's return type)");
   return DC;
 }
 

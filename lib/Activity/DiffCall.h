@@ -37,7 +37,9 @@ struct DiffCall {
   unsigned Width = 1;
   bool ReturnPrimal = false;
   llvm::SmallVector<ArgSpec, 8> Args;
-  llvm::Value *DRet = nullptr; ///< reverse mode: explicit seed for an active return (default 1.0)
+  /// Reverse mode: explicit seed of an active return, of the return type (a trailing float, or a
+  /// value of the returned struct type); default 1.0 when the return has a single float field.
+  llvm::Value *DRet = nullptr;
   llvm::Value *SRet = nullptr; ///< where the C ABI wants a large struct result written
 };
 
@@ -50,6 +52,9 @@ llvm::StringRef markerName(const llvm::Value *V);
 
 /// The function being differentiated, looking through casts; null if it is not a known function.
 llvm::Function *differentiatedFunction(llvm::Value *V);
+
+/// Floating-point scalars in T: struct fields, array and vector elements, recursively.
+unsigned floatLeafCount(llvm::Type *T);
 
 /// Parses a call site. On malformed input emits a diagnostic and returns std::nullopt.
 /// Casts that C's default argument promotions require (double→float, i32→i8) are inserted before

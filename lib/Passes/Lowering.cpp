@@ -2,6 +2,7 @@
 // of the generated derivative, its result repacked into whatever type the user declared.
 #include "Activity/DiffCall.h"
 #include "Engine/Engine.h"
+#include "Passes/CallChecks.h"
 #include "Passes/Lowering.h"
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
@@ -278,20 +279,55 @@ static void eraseCallAndMarkers(CallBase *CB) {
         I->eraseFromParent();
 }
 
+/// Folds comparisons of a marker's address with null. rustc's debug builds check the address of
+/// every extern static they read (`icmp eq i64 ptrtoint (ptr @enzyme_dup to i64), 0`): the check
+/// outlives the marker's load and would keep the undefined symbol alive.
+static void foldMarkerNullChecks(Value *V) {
+  SmallVector<User *, 8> Users(V->users());
+  for (User *U : Users) {
+    if (auto *CE = dyn_cast<ConstantExpr>(U)) {
+      if (CE->getOpcode() == Instruction::PtrToInt || CE->getOpcode() == Instruction::AddrSpaceCast)
+        foldMarkerNullChecks(CE);
+      continue;
+    }
+    if (isa<PtrToIntInst>(U) || isa<AddrSpaceCastInst>(U)) {
+      foldMarkerNullChecks(U);
+      continue;
+    }
+    auto *Cmp = dyn_cast<ICmpInst>(U);
+    if (!Cmp || !Cmp->isEquality())
+      continue;
+    auto *Other = dyn_cast<Constant>(Cmp->getOperand(Cmp->getOperand(0) == V ? 1 : 0));
+    if (!Other || !Other->isNullValue())
+      continue;
+    Cmp->replaceAllUsesWith(ConstantInt::getBool(Cmp->getType(), Cmp->getPredicate() == ICmpInst::ICMP_NE));
+    Cmp->eraseFromParent();
+  }
+}
+
 /// Markers are only ever declared by users (`extern int enzyme_dup;`): drop every use left, so the
-/// program links even at -O0, and drop the declarations themselves.
-static void removeMarkerGlobals(Module &M) {
+/// program links even at -O0, and drop the declarations themselves. A use that is still there
+/// (the marker's address stored or compared in a way not folded above) gets an internal zero
+/// definition to refer to, unless a call site is left for a later stage (\p Deferred), which
+/// must still find the marker loads.
+static void removeMarkerGlobals(Module &M, bool Deferred) {
   SmallVector<GlobalVariable *, 8> Dead;
   for (GlobalVariable &G : M.globals()) {
     if (!G.getName().starts_with("enzyme_"))
       continue;
+    foldMarkerNullChecks(&G);
     SmallVector<User *, 8> Users(G.users());
     for (User *U : Users)
       if (auto *LI = dyn_cast<LoadInst>(U))
         if (LI->use_empty())
           LI->eraseFromParent();
+    G.removeDeadConstantUsers();
     if (G.use_empty() && (G.isDeclaration() || G.hasLocalLinkage()))
       Dead.push_back(&G);
+    else if (!Deferred && G.isDeclaration() && G.getValueType()->isSized()) {
+      G.setInitializer(Constant::getNullValue(G.getValueType()));
+      G.setLinkage(GlobalValue::InternalLinkage);
+    }
   }
   for (GlobalVariable *G : Dead)
     G->eraseFromParent();
@@ -301,7 +337,7 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
   std::vector<CallBase *> Calls = collectDiffCalls(M);
   if (Calls.empty())
     return false;
-  bool Changed = false;
+  bool Changed = false, Deferred = false;
   for (CallBase *CB : Calls) {
     Function *Entry = entryPointOf(CB);
     auto Mode = entryPointMode(Entry->getName());
@@ -310,8 +346,10 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
     // so a build never depends on how the program was split into modules.
     if (O.When == Stage::ThinLTO || (Target && Target->isDeclaration())) {
-      if (O.When == Stage::Compile)
+      if (O.When == Stage::Compile) {
+        Deferred = true;
         continue; // full LTO may still bring the body
+      }
       const char *Why =
           O.When == Stage::ThinLTO
               ? "ThinLTO splits the program into modules, so the whole function is not visible here"
@@ -326,13 +364,13 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     }
     std::optional<DiffCall> DC = parseDiffCall(CB, *Mode);
     bool OK = false;
-    if (DC)
+    if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E))
       OK = *Mode == DiffMode::Forward ? lowerForward(E, *DC) : lowerReverse(E, *DC);
     (void)OK;
     eraseCallAndMarkers(CB);
     Changed = true;
   }
-  removeMarkerGlobals(M);
+  removeMarkerGlobals(M, Deferred);
   removeDeadEntryPointSlots(M);
   return Changed;
 }

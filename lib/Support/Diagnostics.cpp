@@ -35,6 +35,13 @@ std::string sourceLocation(const Instruction *I) {
   return S;
 }
 
+std::string printType(const Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS); // a named struct prints with its body: "%struct.G3 = type { double, ... }"
+  return S;
+}
+
 std::string printInstruction(const Value *V) {
   std::string S;
   raw_string_ostream OS(S);

@@ -17,6 +17,8 @@ void reportWarning(const llvm::Function *F, const llvm::Instruction *I, const ll
 
 /// "file.c:12:3" for an instruction with debug info, "" otherwise.
 std::string sourceLocation(const llvm::Instruction *I);
+/// A type as LLVM prints it; a named struct with its body.
+std::string printType(const llvm::Type *T);
 /// The instruction printed on one line, trimmed.
 std::string printInstruction(const llvm::Value *V);
 

@@ -28,7 +28,9 @@ Usage:
   fuzzgen.py --seed S --count N [--first K] [--out FILE]   one C file with functions K..K+N-1
   fuzzgen.py --seed S --index K --out FILE                 one function (a reproducer)
 The program prints "FZ tried=T mismatches=M skipped=S" and exits 1 on any mismatch; with a
-numeric argument it runs only that function (by index in the file).
+numeric argument it runs only that function (by index in the file). Compiled with -DFZ_PRIMAL_ONLY
+(plain clang, no plugin) it only runs the primals at the same points: scripts/fuzz.sh builds that
+under ASan+UBSan to keep undefined behaviour out of the generated programs.
 """
 import argparse
 import random
@@ -49,6 +51,11 @@ fz_G3 __enzyme_autodiff_g3(void *, ...);
 fz_T2 __enzyme_fwddiff_w2(void *, ...);
 
 typedef struct { double w; double s[3]; int k; } fz_P;
+#ifdef FZ_PRIMAL_ONLY
+#define FZ_AD(f) 0
+#else
+#define FZ_AD(f) f
+#endif
 
 /* Flat layouts. Inputs X: x0 x1 x2 | a[N] | o[N] | p.w p.s[0..2]  (3 + 2N + 4)
                  Outputs Y: ret | a[N] | o[N] | p.w p.s[0..2]      (1 + 2N + 4) */
@@ -93,6 +100,31 @@ static double fz_rel(double g, double w) {
 }
 static int fz_verbose = 0;
 
+#ifdef FZ_PRIMAL_ONLY
+/* Built with plain clang under ASan+UBSan (scripts/fuzz.sh): runs the primal at the points and
+   finite-difference steps fz_check uses, so undefined behaviour in a generated program is caught
+   before the engine is blamed for it. */
+static int fz_check(const fz_fn *F, unsigned long long seed, int *skipped) {
+  enum { MAXV = 64 };
+  double X[MAXV], V[MAXV], T[MAXV], Y[MAXV];
+  (void)skipped;
+  fz_state = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+  if (!fz_state) fz_state = 1;
+  for (int trial = 0; trial < 3; ++trial) {
+    for (int i = 0; i < F->nin; ++i) {
+      X[i] = fz_uniform(-1, 1);
+      V[i] = fz_uniform(-1, 1);
+      (void)fz_uniform(-1, 1);
+    }
+    F->primal(X, Y);
+    for (int s = -1; s <= 1; s += 2) {
+      for (int i = 0; i < F->nin; ++i) T[i] = X[i] + s * 2e-5 * V[i];
+      F->primal(T, Y);
+    }
+  }
+  return 0;
+}
+#else
 /* Returns 0 ok, 1 mismatch; *skipped counts points skipped. */
 static int fz_check(const fz_fn *F, unsigned long long seed, int *skipped) {
   enum { MAXV = 64 };
@@ -196,6 +228,7 @@ static int fz_check(const fz_fn *F, unsigned long long seed, int *skipped) {
   }
   return bad;
 }
+#endif
 
 static int fz_main(const fz_fn *fns, int count, unsigned long long seed, int argc, char **argv) {
   int only = argc > 1 ? atoi(argv[1]) : -1;
@@ -231,16 +264,19 @@ BINARY = [
 
 
 class Ctx:
-    def __init__(self, scalars, arrays, loopvars, struct, locals_, ints):
+    def __init__(self, scalars, arrays, loopvars, struct, locals_, ints, minlen=3):
         self.scalars = scalars      # names of double parameters / locals readable
         self.arrays = arrays        # (name, writable) pairs
         self.loopvars = loopvars    # loop index names in scope
         self.struct = struct        # struct pointer name or None
         self.locals = locals_       # assignable double locals
         self.ints = ints            # int expressions in scope (n)
+        # Fewest elements any array in scope may have: the function's arrays have n >= 3, but a
+        # helper may run on `a + 1` with n - 1 >= 2 elements (and pass that on to another helper).
+        self.minlen = minlen
 
     def sub(self, **kw):
-        c = Ctx(self.scalars, self.arrays, self.loopvars, self.struct, self.locals, self.ints)
+        c = Ctx(self.scalars, self.arrays, self.loopvars, self.struct, self.locals, self.ints, self.minlen)
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -268,7 +304,9 @@ class FuncGen:
         if ctx.loopvars and r.random() < 0.85:
             v = r.choice(ctx.loopvars)
             return r.choice([v, v, "(%s + 1) %% n" % v, "n - 1 - %s" % v, "(%s * 2) %% n" % v])
-        return str(r.randrange(3))  # every array has at least 3 elements
+        # Drawn from range(3) whatever the context, so that programs without the bound are the
+        # same as before it existed; clamped so a constant index stays inside every array.
+        return str(min(r.randrange(3), ctx.minlen - 1))
 
     def leaf(self, ctx):
         r = self.r
@@ -329,7 +367,7 @@ class FuncGen:
                 self.helpers.append("static double %s(double u, double v) {\n%s}\n" % (hn, body))
                 self.scalar_helpers.append(hn)
             elif kind == "array":
-                c = Ctx(["s", "arr[i]"], [("arr", True)], ["i"], None, [], ["n"])
+                c = Ctx(["s", "arr[i]"], [("arr", True)], ["i"], None, [], ["n"], minlen=2)
                 op = r.choice(["=", "+=", "*="])
                 e = self.bexpr(c) if op != "*=" else "(1.0 + 0.3 * sin(%s))" % self.expr(c, 2)
                 self.helpers.append(
@@ -337,7 +375,7 @@ class FuncGen:
                     "    arr[i] %s %s;\n}\n" % (hn, op, e))
                 self.array_helpers.append(hn)
             elif kind == "reduce":
-                c = Ctx(["acc"], [("arr", False)], ["i"], None, [], ["n"])
+                c = Ctx(["acc"], [("arr", False)], ["i"], None, [], ["n"], minlen=2)
                 self.helpers.append(
                     "static double %s(const double *arr, int n) {\n  double acc = 0;\n"
                     "  for (int i = 0; i < n; ++i)\n    acc += %s;\n  return acc;\n}\n" % (hn, self.bexpr(c)))
@@ -349,7 +387,7 @@ class FuncGen:
                     "  return %s * %s(%s, d - 1);\n}\n" % (hn, self.expr(c, 2), self.bexpr(c), hn, self.bexpr(c)))
                 self.rec_helpers.append(hn)
             elif kind == "ptr":
-                c = Ctx(["s", "arr[i]"], [("arr", True)], ["i"], None, [], ["n"])
+                c = Ctx(["s", "arr[i]"], [("arr", True)], ["i"], None, [], ["n"], minlen=2)
                 self.helpers.append(
                     "static void %s(double *arr, int n, double s) {\n  double *tmp = (double *)malloc(sizeof(double) * n);\n"
                     "  for (int i = 0; i < n; ++i)\n    tmp[i] = %s;\n"
@@ -519,6 +557,7 @@ static void {name}_primal(const double *X, double *Y) {{
   Y[0] = {name}(X[0], X[1], X[2], a, o, &p, {N});
   fz_pack(Y + 1, {N}, a, o, &p);
 }}
+#ifndef FZ_PRIMAL_ONLY
 static void {name}_fwd(const double *X, const double *V, double *Yp, double *JV) {{
   double a[{N}], o[{N}], da[{N}], dO[{N}];
   fz_P p, dp;
@@ -553,6 +592,7 @@ static void {name}_vec(const double *X, const double *V1, const double *V2, doub
   fz_pack(JV1 + 1, {N}, da1, dO1, &dp1);
   fz_pack(JV2 + 1, {N}, da2, dO2, &dp2);
 }}
+#endif
 ''', nin, nout
 
 
@@ -564,7 +604,7 @@ def gen_function(seed, index):
     K = r.randrange(0, 7)
     body = FuncGen(r, name).generate()
     w, nin, nout = wrappers(r, name, N, K)
-    entry = '  {"%s (seed %d index %d)", %d, %d, %d, %s_primal, %s_fwd, %s_rev, %s_vec},\n' % (
+    entry = '  {"%s (seed %d index %d)", %d, %d, %d, %s_primal, FZ_AD(%s_fwd), FZ_AD(%s_rev), FZ_AD(%s_vec)},\n' % (
         name, seed, index, index, nin, nout, name, name, name, name)
     return body + w, entry
 

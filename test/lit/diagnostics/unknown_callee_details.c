@@ -3,11 +3,12 @@
 // RUN: not %synthase-cc -O0 -g -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %synthase-cc -O2 -g -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %synthase-cc -O2 -g -DFORWARD -c %s -o /dev/null 2>&1 | FileCheck %s
-// CHECK: synthase: {{.*}}unknown_callee_details.c:[[@LINE+10]]:{{[0-9]+}}: in function 'model': cannot differentiate call to external function 'black_box'
+// CHECK: synthase: {{.*}}unknown_callee_details.c:[[@LINE+11]]:{{[0-9]+}}: in function 'model': cannot differentiate call to external function 'black_box'
 // CHECK-NEXT: instruction: {{.*}}call double @black_box(
 // CHECK-NEXT: hint: {{.*}}enzyme_const
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
+extern int enzyme_const;
 
 double black_box(double); /* defined in another translation unit */
 
@@ -20,6 +21,6 @@ double g(double x, double y) {
 #ifdef FORWARD
   return __enzyme_fwddiff((void *)model, x, 1.0, y, 0.0);
 #else
-  return __enzyme_autodiff((void *)model, x, y);
+  return __enzyme_autodiff((void *)model, x, enzyme_const, y);
 #endif
 }

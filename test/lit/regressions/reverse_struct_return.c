@@ -1,8 +1,9 @@
 // Found by the libFuzzer target over call-site lowering (issue 8): reverse mode of a function
 // that returns a struct of two doubles ({ double, double } in IR) builds a call to the reverse
 // function with a ppc_fp128 seed, and the module does not verify ("internal error: the module
-// does not verify after AD"). Expected: derivatives (each field seeded like Enzyme does) or a
-// diagnostic with a hint, never invalid IR.
+// does not verify after AD"). Expected: a diagnostic with a hint, never invalid IR. Without an
+// explicit seed this call is now refused (diagnostics/struct_return_no_seed.c); with one it
+// differentiates (integration/struct_seed.c).
 // RUN: %synthase-cc -O0 -c %s -o %t0.o > %t0.log 2>&1 || true
 // RUN: FileCheck --allow-empty %s < %t0.log
 // RUN: %synthase-cc -O2 -c %s -o %t2.o > %t2.log 2>&1 || true
