@@ -1,5 +1,6 @@
 #include "Analysis/Preprocess.h"
 #include "Analysis/Activity.h"
+#include "Reverse/Tape.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/InstIterator.h"
@@ -136,6 +137,8 @@ static void inlineCallees(Function &F) {
     }
     for (CallBase *CB : Calls) {
       Function *G = CB->getCalledFunction();
+      if (G->hasFnAttribute(TapeRuntimeAttr))
+        continue; // the tape arena's helpers, see privatizeTapeArena
       auto It = RecursiveCache.find(G);
       bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
       if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize) {
@@ -165,6 +168,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
   inlineCallees(*C);
+  privatizeTapeArena(*C);
   dropUnwindEdges(*C);
   S.simplifyPrimal(*C);
   return C;
