@@ -44,4 +44,33 @@ else
   echo "bench: forward kernels did not compile" >&2
   status=1
 fi
+# Reverse mode's tape reuse: a gradient with a tape above 1 MB called in a loop (bench/tape/reuse.c).
+# A full run also refreshes the section between the tape markers of bench/README.md.
+if "$build/bin/synthase-cc" -O2 "$root/bench/tape/reuse.c" -o "$build/bench/tape-reuse" -lm; then
+  sizes=("131072 1000" "4194304 20")
+  [ "${args[0]:-}" = "--quick" ] && sizes=("131072 20")
+  table=$(
+    echo "### Tape reuse: a gradient called in a loop (time per call; page faults per gradient call)"
+    echo
+    echo "| kernel | primal | gradient | gradient ÷ primal | minor page faults per gradient call |"
+    echo "|---|---|---|---|---|"
+    for s in "${sizes[@]}"; do "$build/bench/tape-reuse" $s || echo "| tape-reuse $s FAILED | | | | |"; done
+  )
+  printf '\n%s\n' "$table" | tee -a "$build/bench/results.md"
+  grep -q "FAILED\|MISMATCH" <<<"$table" && status=1
+  if [ "${args[0]:-}" != "--quick" ]; then
+    python3 - "$root/bench/README.md" "$table" <<'PY'
+import sys, time
+path, table = sys.argv[1], sys.argv[2]
+text = open(path).read()
+start, end = "<!-- tape:begin -->", "<!-- tape:end -->"
+if start in text and end in text:
+    new = f"{start}\n{time.strftime('%Y-%m-%d %H:%M')}\n\n{table}\n{end}"
+    open(path, "w").write(text[:text.index(start)] + new + text[text.index(end) + len(end):])
+PY
+  fi
+else
+  echo "bench: tape reuse benchmark did not compile" >&2
+  status=1
+fi
 exit $status

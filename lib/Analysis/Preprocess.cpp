@@ -2,6 +2,7 @@
 #include "Analysis/TypedCopies.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
+#include "Reverse/Tape.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/InstIterator.h"
@@ -217,6 +218,8 @@ static void inlineCallees(Function &F) {
     }
     for (CallBase *CB : Calls) {
       Function *G = CB->getCalledFunction();
+      if (G->hasFnAttribute(TapeRuntimeAttr))
+        continue; // the tape arena's helpers, see privatizeTapeArena
       auto It = RecursiveCache.find(G);
       bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
       if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize) {
@@ -246,6 +249,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
   inlineCallees(*C);
+  privatizeTapeArena(*C);
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);

@@ -8,6 +8,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace synthase {
@@ -84,6 +85,14 @@ public:
 
   /// The tape's runtime state type: { ptr base, i64 top, i64 capacity }.
   llvm::StructType *tapeType();
+  /// The most bytes one run of an augmented sweep can push, when that is known (no loop, no
+  /// generated callee). A tape that surely fits the caller's frame buffer stays there, where it
+  /// folds into registers, and never meets the thread's arena.
+  std::optional<uint64_t> tapeBound(llvm::Function *Aug) const {
+    auto It = TapeBounds.find(Aug);
+    return It == TapeBounds.end() ? std::nullopt : std::optional<uint64_t>(It->second);
+  }
+  void setTapeBound(llvm::Function *Aug, uint64_t Bytes) { TapeBounds[Aug] = Bytes; }
 
 private:
   llvm::Module &M;
@@ -95,6 +104,7 @@ private:
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> ShadowGlobals;
   llvm::SmallPtrSet<llvm::Function *, 16> Generated;
   llvm::StructType *TapeTy = nullptr;
+  llvm::DenseMap<llvm::Function *, uint64_t> TapeBounds;
 };
 
 /// Kinds of external callee the engine knows to carry no derivative (I/O, clocks, RNG, aborts).

@@ -227,9 +227,16 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
     Inline = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), InlineTapeBytes), nullptr, "synthase.tape.inline");
     Inline->setAlignment(Align(16));
   }
-  B.CreateStore(Inline, B.CreateStructGEP(TT, Tape, 0));
+  // A tape that may outgrow the frame buffer starts from the thread's cached buffer
+  // (Reverse/TapeArena.cpp).
+  std::optional<uint64_t> Bound = E.tapeBound(GP.Augmented);
+  bool Reuse = sweepsUseTape(E, GP) && !(Bound && *Bound <= InlineTapeBytes);
+  TapeLease L;
+  if (Reuse)
+    L = emitTakeTapeBuffer(E.module(), B, Inline);
+  B.CreateStore(Reuse ? L.Base : Inline, B.CreateStructGEP(TT, Tape, 0));
   B.CreateStore(B.getInt64(0), B.CreateStructGEP(TT, Tape, 1));
-  B.CreateStore(B.getInt64(InlineTapeBytes), B.CreateStructGEP(TT, Tape, 2));
+  B.CreateStore(Reuse ? L.Cap : B.getInt64(InlineTapeBytes), B.CreateStructGEP(TT, Tape, 2));
   SmallVector<Value *, 16> Args;
   for (ArgSpec &A : DC.Args) {
     Args.push_back(A.Primal);
@@ -243,11 +250,10 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
     RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
-  FunctionCallee Free = E.module().getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
-  Value *Grown = B.CreateICmpUGT(B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TT, Tape, 2)),
-                                 B.getInt64(InlineTapeBytes));
-  B.CreateCall(Free, {B.CreateSelect(Grown, B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0)),
-                                     ConstantPointerNull::get(B.getPtrTy()))});
+  if (Reuse) {
+    emitGiveBackTapeBuffer(E, DC.Call, Tape, L);
+    B.SetInsertPoint(DC.Call);
+  }
   SmallVector<Value *, 8> Parts;
   if (S.RetPrimal)
     Parts.push_back(Primal);
@@ -430,6 +436,7 @@ bool lowerModule(Module &M, const Options &O) {
   Engine E(M);
   registerUserAllocators(M);
   bool Changed = dropTypeHints(M);
+  Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
   if (O.PrintPasses)
     errs() << "synthase: lowering AD call sites\n";

@@ -81,10 +81,19 @@ void emitAllTapePushes(Engine &E, Function &Aug, Value *Tape,
   AssumptionCache AC(Aug);
   ScalarEvolution SE(Aug, TLI, AC, DT, LI);
   DenseMap<Loop *, uint64_t> BytesPerIter;
+  uint64_t Bound = 0; // without loops every block runs at most once: the sum bounds any path
   for (auto &[BB, Vals] : Pushes)
-    if (Loop *L = LI.getLoopFor(BB))
-      for (Value *V : Vals)
+    for (Value *V : Vals) {
+      Bound += tapeSlotSize(DL, V->getType());
+      if (Loop *L = LI.getLoopFor(BB))
         BytesPerIter[L] += tapeSlotSize(DL, V->getType());
+    }
+  bool CallsGenerated = any_of(instructions(Aug), [&](Instruction &I) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    return CB && CB->getCalledFunction() && E.generated().count(CB->getCalledFunction());
+  });
+  if (LI.empty() && !CallsGenerated)
+    E.setTapeBound(&Aug, Bound);
   // Decide and expand every reservation before the CFG changes under the analyses.
   SmallPtrSet<Loop *, 8> Reserved;
   SmallVector<std::pair<Instruction *, Value *>, 8> Reservations;

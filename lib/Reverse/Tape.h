@@ -7,8 +7,42 @@
 
 namespace synthase {
 
-/// Bytes of the tape that live in the caller's frame: small gradients never touch the heap.
+/// Bytes of the tape that live in the caller's frame: the whole tape when its size is known to
+/// fit, otherwise the start while the thread's arena holds no buffer (the first call, a nested
+/// call). Small gradients never touch the heap.
 constexpr uint64_t InlineTapeBytes = 512;
+
+/// The user-visible function that frees the calling thread's cached tape buffer early.
+constexpr const char *TapeReleaseName = "synthase_release_tape";
+
+/// A tape buffer taken from the thread's arena for one top-level call (TapeArena.cpp).
+struct TapeLease {
+  llvm::Value *Arena = nullptr;    ///< this thread's arena
+  llvm::Value *TookHeap = nullptr; ///< i1: the arena held a buffer, and this call took it
+  llvm::Value *Base = nullptr, *Cap = nullptr; ///< the tape's starting buffer and capacity
+};
+
+/// Takes the thread's cached buffer at B (or InlineBuf when there is none) and leaves the arena
+/// empty while the call runs. The buffer comes from a `noalias` helper, so alias analysis knows
+/// the tape is disjoint from the user's memory, as it knew for the frame buffer and realloc.
+TapeLease emitTakeTapeBuffer(llvm::Module &M, llvm::IRBuilder<> &B, llvm::Value *InlineBuf);
+/// Gives the tape's buffer back before `Before` (which ends up in a new block). The common case
+/// is inline: two stores; a nested call's buffer or a first heap buffer goes through a helper.
+void emitGiveBackTapeBuffer(Engine &E, llvm::Instruction *Before, llvm::Value *Tape, const TapeLease &L);
+/// Whether the pair (or a callee's pair) pushes or pops anything; if not, the call site keeps the
+/// frame tape and no arena code, so a tape-free gradient stays free of any tape cost.
+bool sweepsUseTape(Engine &E, const GradientPair &GP);
+/// Defines `synthase_release_tape` when M declares it; returns true if it did.
+bool defineTapeRelease(llvm::Module &M);
+
+/// Marks the arena's helper functions: a clone made for differentiation calls them, never
+/// inlines them.
+constexpr const char *TapeRuntimeAttr = "synthase-tape-runtime";
+/// For a clone that is about to be differentiated: a lowered reverse call site inside it (nested
+/// AD) gets a private, empty arena and frees its grown tape at the end, as if no arena existed.
+/// The derivative then never sees the thread's cached buffer, which has no shadow: the inner
+/// call's tape starts in its frame buffer and is shadowed like any other memory of the function.
+void privatizeTapeArena(llvm::Function &F);
 
 /// Bytes a value of T occupies on the tape (its alloc size rounded up to 8).
 uint64_t tapeSlotSize(const llvm::DataLayout &DL, llvm::Type *T);

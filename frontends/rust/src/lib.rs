@@ -70,6 +70,18 @@ extern "C" {
     pub static enzyme_primal_return: i32;
 }
 
+extern "C" {
+    fn synthase_release_tape();
+}
+
+/// Frees the calling thread's cached reverse-mode tape buffer now. Reverse mode keeps its tape
+/// buffer per thread from one gradient call to the next (so a gradient called in a loop allocates
+/// nothing after the first call) and frees it when the thread exits; call this to give the memory
+/// back earlier. The plugin defines the function during the LTO link.
+pub fn release_tape() {
+    unsafe { synthase_release_tape() }
+}
+
 /// What the link error says when the plugin did not run (the symbol name itself is the message).
 #[macro_export]
 #[doc(hidden)]
