@@ -13,6 +13,7 @@
 ; RUN: %FileCheck %s --check-prefix=VROOT < %t
 
 declare double @__enzyme_autodiff(ptr, ...)
+declare { double, double } @__enzyme_autodiff_g2(ptr, ...)
 declare double @__enzyme_fwddiff(ptr, ...)
 declare { double, double } @__enzyme_fwddiff_w2(ptr, ...)
 declare double @llvm.sin.f64(double)
@@ -49,9 +50,9 @@ define double @fwd_smooth(double %x, double %y) {
   %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @smooth, double %x, double 1.0, double %y, double 0.5)
   ret double %r
 }
-define double @rev_smooth(double %x, double %y) {
-  %r = call double (ptr, ...) @__enzyme_autodiff(ptr @smooth, double %x, double %y)
-  ret double %r
+define { double, double } @rev_smooth(double %x, double %y) {
+  %r = call { double, double } (ptr, ...) @__enzyme_autodiff_g2(ptr @smooth, double %x, double %y)
+  ret { double, double } %r
 }
 define double @fwd_root(double %x, double %dx) {
   %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @root, double %x, double %dx)
@@ -62,9 +63,9 @@ define { double, double } @fwd2_root(double %x, double %d0, double %d1) {
   %r = call { double, double } (ptr, ...) @__enzyme_fwddiff_w2(ptr @root, i32 %w, i64 2, double %x, double %d0, double %d1)
   ret { double, double } %r
 }
-define double @rev_quot(double %x, double %y) {
-  %r = call double (ptr, ...) @__enzyme_autodiff(ptr @quot, double %x, double %y)
-  ret double %r
+define { double, double } @rev_quot(double %x, double %y) {
+  %r = call { double, double } (ptr, ...) @__enzyme_autodiff_g2(ptr @quot, double %x, double %y)
+  ret { double, double } %r
 }
 define double @fwd_vroot(double %x, double %y, double %dx) {
   %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @vroot, double %x, double %dx, double %y, double 0.0)
