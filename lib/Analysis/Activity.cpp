@@ -111,6 +111,15 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           for (unsigned k = isa<SelectInst>(I) ? 1 : 0; k < I.getNumOperands(); ++k)
             if (Type *OT = AI.IntMoves.lookup(I.getOperand(k)))
               MT = OT;
+        } else if (isa<ShuffleVectorInst>(I) || isa<ExtractElementInst>(I) || isa<InsertElementInst>(I)) {
+          // Lanes of moved floats rearranged (a vectorized reverse or swap): the same float
+          // element type in the result's shape.
+          for (unsigned k = 0; k < 2 && k < I.getNumOperands(); ++k)
+            if (Type *OT = AI.IntMoves.lookup(I.getOperand(k))) {
+              Type *S = OT->getScalarType();
+              if (S->getPrimitiveSizeInBits() == T->getScalarSizeInBits())
+                MT = T->isVectorTy() ? (Type *)VectorType::get(S, cast<VectorType>(T)->getElementCount()) : S;
+            }
         }
         if (MT) {
           AI.Varied.insert(&I);

@@ -956,18 +956,19 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   }
   case Instruction::ExtractElement: {
     Value *Vec = I->getOperand(0);
-    accumulate(Bd, Vec, Bd.CreateInsertElement(Constant::getNullValue(Vec->getType()), D, primal(I->getOperand(1))));
+    accumulate(Bd, Vec, Bd.CreateInsertElement(Constant::getNullValue(Act.adjointType(Vec)), D, primal(I->getOperand(1))));
     return;
   }
   case Instruction::InsertElement: {
     Value *Idx = primal(I->getOperand(2));
     accumulate(Bd, I->getOperand(1), Bd.CreateExtractElement(D, Idx));
-    accumulate(Bd, I->getOperand(0), Bd.CreateInsertElement(D, Constant::getNullValue(I->getOperand(1)->getType()), Idx));
+    accumulate(Bd, I->getOperand(0),
+               Bd.CreateInsertElement(D, Constant::getNullValue(D->getType()->getScalarType()), Idx));
     return;
   }
   case Instruction::ShuffleVector: {
     auto *SV = cast<ShuffleVectorInst>(I);
-    auto *InTy = cast<FixedVectorType>(SV->getOperand(0)->getType());
+    auto *InTy = cast<FixedVectorType>(Act.adjointType(SV->getOperand(0)));
     unsigned NIn = InTy->getNumElements();
     Value *DA = Constant::getNullValue(InTy), *DB = Constant::getNullValue(InTy);
     for (unsigned j = 0; j < SV->getShuffleMask().size(); ++j) {
