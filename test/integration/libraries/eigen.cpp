@@ -28,6 +28,17 @@ static double dynamic_ops(const double *a) {
   return S.squaredNorm() + S.trace();
 }
 
+/* forward mode only (reverse mode: see the README's "Not supported" list): both products of a
+   dynamic matrix with its transpose; these crashed at run time or threw bad_alloc before */
+static double dynamic_two_products(const double *a) {
+  const int n = 4;
+  Map<const MatrixXd> M(a, n, n);
+  MatrixXd S = M * M.transpose();
+  MatrixXd T = M.transpose() * M;
+  return S.trace() + S(0, 1) + T.squaredNorm();
+}
+static double two_products_fd(const double *x, void *) { return dynamic_two_products(x); }
+
 /* a small least-squares fit: loss = |A w - y|^2 through the normal equations */
 static double lsq(const double *w) {
   Matrix<double, 6, 3> A;
@@ -66,6 +77,16 @@ int main() {
   double b[16];
   check_fill(b, 16, -1, 1);
   CHECK_GRAD(dynamic_ops, dynamic_fd, 16, b, 1e-7);
+  {
+    double fd[16];
+    check_fd_grad(two_products_fd, 0, b, 16, fd);
+    for (int i = 0; i < 16; i++) {
+      double e[16] = {0};
+      e[i] = 1;
+      CHECK_CLOSE(__enzyme_fwddiff((void *)dynamic_two_products, enzyme_dup, b, e), fd[i], 1e-7,
+                  "dynamic_two_products forward d/dx[%d]", i);
+    }
+  }
   double w[6] = {0.3, -0.2, 0.5, 1.0, 0.5, 0.25};
   CHECK_GRAD(lsq, lsq_fd, 6, w, 1e-7);
   return check_report();
