@@ -86,7 +86,9 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           // A pointer returned by a differentiated callee may point into derivative memory; the
           // generator then either handles it or says it cannot, never drops it silently.
           Function *G = CB->getCalledFunction();
+          auto *TLA = dyn_cast<IntrinsicInst>(CB);
           S = isAllocator(G) ||
+              (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address && shadowed(TLA->getArgOperand(0))) ||
               (G && !G->isDeclaration() &&
                any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }));
         }

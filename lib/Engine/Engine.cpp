@@ -59,6 +59,7 @@ GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
                                 Constant::getNullValue(G->getValueType()),
                                 G->getName() + ".synthase.shadow" + Twine(Lane));
   SG->setAlignment(G->getAlign());
+  SG->setThreadLocalMode(G->getThreadLocalMode()); // a per-thread workspace keeps per-thread adjoints
   Shadows[{G, Lane}] = SG;
   ShadowGlobals.insert(SG);
   return SG;

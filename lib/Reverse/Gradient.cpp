@@ -280,7 +280,10 @@ void GradientGen::augInstruction(Instruction *I) {
     } else if (auto *CB = dyn_cast<CallBase>(I)) {
       std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
       auto augArg = [&](unsigned K) { return augOf(CB->getArgOperand(K)); };
-      if (A && A->Role == AllocRole::Alloc) {
+      auto *TLA = dyn_cast<IntrinsicInst>(CB);
+      if (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address) {
+        ShA[I] = B.CreateThreadLocalAddress(needShadow(TLA->getArgOperand(0), I)); // a thread_local's shadow
+      } else if (A && A->Role == AllocRole::Alloc) {
         ShA[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, nullptr, I->getName() + ".shadow");
       } else if (A && A->Role == AllocRole::Realloc) {
         // The old shadow must outlive the realloc (the reverse sweep of earlier code still adds
