@@ -115,6 +115,15 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     return;
   }
 
+  if (auto *TLA = dyn_cast<IntrinsicInst>(I); TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address) {
+    if (active(TLA->getArgOperand(0))) { // a thread_local global's shadow is thread_local too
+      Lanes L;
+      for (unsigned l = 0; l < W; ++l)
+        L.push_back(B.CreateThreadLocalAddress(lane(TLA->getArgOperand(0), l)));
+      Tan[I] = L;
+    }
+    return;
+  }
   switch (classify(I)) {
   case RuleClass::Inactive:
     return;
@@ -344,15 +353,6 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   Function *Callee = I->getCalledFunction();
   if (isIgnorableIntrinsic(I))
     return;
-  if (auto *TLA = dyn_cast<IntrinsicInst>(I); TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address) {
-    if (active(TLA->getArgOperand(0))) { // a thread_local global's shadow is thread_local too
-      Lanes L;
-      for (unsigned l = 0; l < W; ++l)
-        L.push_back(B.CreateThreadLocalAddress(lane(TLA->getArgOperand(0), l)));
-      Tan[I] = L;
-    }
-    return;
-  }
   if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
     Value *Dst = MI->getDest();
     if (!active(Dst)) {
