@@ -113,6 +113,10 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           for (unsigned k = isa<SelectInst>(I) ? 1 : 0; k < I.getNumOperands(); ++k)
             if (Type *OT = AI.IntMoves.lookup(I.getOperand(k)))
               MT = OT;
+        } else if (auto *BC = dyn_cast<BitCastInst>(&I)) {
+          // A float's bits about to be stored as an integer (a store merged with a memcpy's).
+          if (BC->getSrcTy()->isFPOrFPVectorTy() && AI.Varied.count(BC->getOperand(0)))
+            MT = BC->getSrcTy();
         } else if (isa<ShuffleVectorInst>(I) || isa<ExtractElementInst>(I) || isa<InsertElementInst>(I)) {
           // Lanes of moved floats rearranged (a vectorized reverse or swap): the same float
           // element type in the result's shape.

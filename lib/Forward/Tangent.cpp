@@ -183,7 +183,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
       return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
     if (T->isPointerTy())
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
-    if (carriesDerivative(T) && active(I->getOperand(0))) // float bits moved as an integer
+    if ((carriesDerivative(T) || T->isIntOrIntVectorTy()) && active(I->getOperand(0))) // float bits moved as an integer
       return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
     if (carriesDerivative(T))
       if (const Instruction *Src = launderedFloatBits(I, [&](const Value *V) { return active(const_cast<Value *>(V)); }))

@@ -96,6 +96,19 @@ private:
   void buildAugmented();
   void fillAugmented();
   Value *augShadow(Value *P);
+  /// BB's distinct predecessors that can be reached from the entry, in one fixed order shared by
+  /// the forward sweep's predecessor index and the reverse sweep's switch.
+  SmallVector<BasicBlock *, 4> reachablePreds(BasicBlock *BB) {
+    if (Reachable.empty())
+      for (BasicBlock *B : ReversePostOrderTraversal<Function *>(Src))
+        Reachable.insert(B);
+    SmallVector<BasicBlock *, 4> Preds;
+    for (BasicBlock *P : predecessors(BB))
+      if (Reachable.count(P) && !is_contained(Preds, P))
+        Preds.push_back(P);
+    return Preds;
+  }
+  SmallPtrSet<BasicBlock *, 32> Reachable;
   /// augShadow for a pointer the analysis says has a shadow; a missing one is reported (never a
   /// crash) and a poison stands in until generation stops.
   Value *needShadow(Value *P, const Instruction *At);
@@ -416,16 +429,15 @@ void GradientGen::fillAugmented() {
           return; // what follows may depend on what failed: stop cleanly, the pair is dropped
       }
     // A block with several predecessors records which one it was entered from.
-    SmallVector<BasicBlock *, 4> Preds;
-    for (BasicBlock *P : predecessors(BB))
-      if (!is_contained(Preds, P))
-        Preds.push_back(P);
+    SmallVector<BasicBlock *, 4> Preds = reachablePreds(BB);
     if (Preds.size() > 1) {
       auto *AB = cast<BasicBlock>(VA[BB]);
       IRBuilder<> PB(AB, AB->begin());
       PHINode *Idx = PB.CreatePHI(PB.getInt32Ty(), Preds.size(), "pred.index");
-      for (BasicBlock *P : predecessors(BB))
-        Idx->addIncoming(PB.getInt32(find(Preds, P) - Preds.begin()), cast<BasicBlock>(VA[P]));
+      for (BasicBlock *P : predecessors(BB)) {
+        auto It = find(Preds, P); // an unreachable predecessor never enters: any index will do
+        Idx->addIncoming(PB.getInt32(It == Preds.end() ? 0 : It - Preds.begin()), cast<BasicBlock>(VA[P]));
+      }
       PredIndex[BB] = Idx;
     }
   }
@@ -1101,10 +1113,7 @@ void GradientGen::fillReverse() {
     for (PHINode &P : BB->phis())
       if (active(&P))
         PhiAdj.push_back({&P, takeAdjoint(Bd, &P)});
-    SmallVector<BasicBlock *, 4> Preds;
-    for (BasicBlock *P : predecessors(BB))
-      if (!is_contained(Preds, P))
-        Preds.push_back(P);
+    SmallVector<BasicBlock *, 4> Preds = reachablePreds(BB);
     auto edgeTo = [&](BasicBlock *P) -> BasicBlock * {
       if (PhiAdj.empty())
         return RB[P].Pops;
