@@ -9,17 +9,22 @@
 # prints one summary line:
 #   fuzz: programs tried N (-O0 and -O2), mismatches M, crashes C, refused R
 # A mismatch is a wrong derivative (or primal output) at one opt level; a crash is a compiler
-# crash, a module that does not verify, or a run that dies on a signal or times out; refused
-# counts functions the plugin rejected with a diagnostic. Failing functions are attributed one
+# crash, a module that does not verify (or an "internal error" diagnostic), or a run that dies on a
+# signal or times out; refused counts functions the plugin rejected with a diagnostic. Failing functions are attributed one
 # by one (each file takes a function number as argument; fuzzgen --index writes a standalone
 # reproducer) and listed with the command that regenerates them. Exit status 1 on any mismatch
 # or crash. FUZZ_JOBS (default 2) compiles in parallel; FUZZ_KEEP=1 keeps the work directory;
 # FUZZ_SANITIZE=1 builds with -fsanitize=address,undefined (a sanitizer report counts as a crash:
-# leaked tapes, out-of-bounds shadows); FUZZ_OPTS overrides the opt levels ("-O0 -O2").
+# leaked tapes, out-of-bounds shadows); FUZZ_OPTS overrides the opt levels ("-O0 -O2"; a comma
+# joins flags of one level: "-O0 -O3,-march=native").
 # Before any derivative is compared, each file's primals alone (-DFZ_PRIMAL_ONLY, plain clang-22,
 # no plugin, about a second per file) run under ASan+UBSan: a report there is undefined behaviour
 # in the generated program, a generator bug, counted as "primal UB" (exit status 1) and never as
 # an engine mismatch. FUZZ_PRIMAL_UB=0 skips that step.
+# FUZZ_MEM (fraction of functions with memory features: aligned allocators, a registered arena,
+# enzyme_dup workspaces, struct copies, doubles moved through uint64_t; default fuzzgen's) and
+# FUZZ_MEM_FEATURES (a comma-separated subset, "all" or "none") are passed to fuzzgen --mem and
+# --mem-features.
 set -uo pipefail
 BUILD=${1:-build}
 N=${2:-200}
@@ -36,6 +41,9 @@ if [ "${FUZZ_SANITIZE:-0}" = 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1:exitcode=125 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=126
 fi
 GEN="$here/tools/fuzzgen/fuzzgen.py"
+GENOPTS=()
+[ -n "${FUZZ_MEM:-}" ] && GENOPTS+=(--mem "$FUZZ_MEM")
+[ -n "${FUZZ_MEM_FEATURES:-}" ] && GENOPTS+=(--mem-features "$FUZZ_MEM_FEATURES")
 work=$(mktemp -d "${TMPDIR:-/tmp}/synthase-fuzz.XXXXXX")
 [ "${FUZZ_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 
@@ -66,8 +74,9 @@ primal_ub() {
 # compile SRC OUT OPT -> 0 ok, 1 refused (diagnostic), 2 crash
 compile() {
   local src=$1 out=$2 opt=$3 log=$2.log
-  if timeout 300 "$CC" $opt $SANFLAGS -w "$src" -o "$out" -lm >"$log" 2>&1; then return 0; fi
-  if grep -qE "PLEASE submit a bug report|Stack dump|does not verify|Broken module|LLVM ERROR|Assertion" "$log" ||
+  if timeout 300 "$CC" ${opt//,/ } $SANFLAGS -w "$src" -o "$out" -lm >"$log" 2>&1; then return 0; fi
+  # an "internal error" diagnostic (invalid derivative IR) is an engine bug, not a refusal
+  if grep -qE "PLEASE submit a bug report|Stack dump|does not verify|Broken module|LLVM ERROR|Assertion|internal error" "$log" ||
      ! grep -q "synthase:" "$log"; then return 2; fi
   return 1
 }
@@ -80,7 +89,7 @@ for ((b = 0; b < nb; ++b)); do
   first=$((b * BATCH)); count=$BATCH
   [ $((first + count)) -gt "$N" ] && count=$((N - first))
   src="$work/b$b.c"
-  python3 "$GEN" --seed "$SEED" --first "$first" --count "$count" --out "$src" || { echo "fuzz: generator failed"; exit 2; }
+  python3 "$GEN" "${GENOPTS[@]}" --seed "$SEED" --first "$first" --count "$count" --out "$src" || { echo "fuzz: generator failed"; exit 2; }
   primal_ub "$src" "$work/b${b}primal" "$first" "$count"
   # compile the opt levels in parallel (at most JOBS at once)
   pids=(); i=0
@@ -97,7 +106,7 @@ for ((b = 0; b < nb; ++b)); do
       # attribute: compile each function on its own
       for ((k = first; k < first + count; ++k)); do
         one="$work/one$k.c"
-        python3 "$GEN" --seed "$SEED" --index "$k" --out "$one"
+        python3 "$GEN" "${GENOPTS[@]}" --seed "$SEED" --index "$k" --out "$one"
         compile "$one" "$work/one$k$opt" "$opt"; r=$?
         if [ $r = 1 ]; then refused=$((refused + 1)); failures+=("refused $opt seed $SEED index $k: $(grep -m1 'synthase:' "$work/one$k$opt.log")")
         elif [ $r = 2 ]; then crash=$((crash + 1)); failures+=("compile crash $opt seed $SEED index $k: $(grep -m1 -E 'error|ERROR|Assert|PLEASE' "$work/one$k$opt.log")")
@@ -134,6 +143,6 @@ for ((b = 0; b < nb; ++b)); do
 done
 
 for f in "${failures[@]}"; do echo "  $f"; done
-[ ${#failures[@]} -gt 0 ] && echo "  reproduce: python3 tools/fuzzgen/fuzzgen.py --seed $SEED --index K --out rK.c && build/bin/synthase-cc -O2 rK.c -o rK -lm && ./rK"
+[ ${#failures[@]} -gt 0 ] && echo "  reproduce: python3 tools/fuzzgen/fuzzgen.py ${GENOPTS[*]} --seed $SEED --index K --out rK.c && build/bin/synthase-cc -O2 rK.c -o rK -lm && ./rK"
 echo "fuzz: programs tried $N (at $OPTS: $tried runs), mismatches $mism, crashes $crash, refused $refused, primal UB $ub"
 [ $mism -eq 0 ] && [ $crash -eq 0 ] && [ $ub -eq 0 ]

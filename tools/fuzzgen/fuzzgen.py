@@ -10,7 +10,10 @@ a, o and the double fields of *p; its outputs are the return value and the final
 o and *p (a is read and overwritten in place, o is written and read). The body mixes arithmetic,
 libm calls whose arguments are kept inside their domains, branches on data and on loop indices,
 nested loops, a data-dependent while loop, array reads and in-place writes, struct fields, helper
-functions (scalar, array and struct helpers), and malloc/free scratch buffers.
+functions (scalar, array and struct helpers), and malloc/free scratch buffers. A share of the
+functions (--mem) also use the memory classes of fuzzmem.py: aligned allocators, a registered arena
+allocator, an enzyme_dup workspace parameter (`double *ws` before n), struct copies holding pointers
+and floats, and doubles moved through uint64_t (swaps, sorts).
 
 For each function the emitted C file holds wrappers that pack/unpack the inputs and outputs into
 flat vectors, and a harness (the same text in every file: each file stands alone) that at a few
@@ -27,20 +30,28 @@ point) the point is skipped. The tolerance is derived from that disagreement and
 Usage:
   fuzzgen.py --seed S --count N [--first K] [--out FILE]   one C file with functions K..K+N-1
   fuzzgen.py --seed S --index K --out FILE                 one function (a reproducer)
+  --mem RATE               fraction of functions with memory features (0: the streams from before)
+  --mem-features a,b,...   which of them (aligned, arena, workspace, structcopy, intmove; all, none)
 The program prints "FZ tried=T mismatches=M skipped=S" and exits 1 on any mismatch; with a
 numeric argument it runs only that function (by index in the file). Compiled with -DFZ_PRIMAL_ONLY
 (plain clang, no plugin) it only runs the primals at the same points: scripts/fuzz.sh builds that
 under ASan+UBSan to keep undefined behaviour out of the generated programs.
 """
 import argparse
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fuzzmem  # noqa: E402
 
 HARNESS = r'''
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <malloc.h>
 
 extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed, enzyme_width;
 double __enzyme_autodiff(void *, ...);
@@ -51,6 +62,8 @@ fz_G3 __enzyme_autodiff_g3(void *, ...);
 fz_T2 __enzyme_fwddiff_w2(void *, ...);
 
 typedef struct { double w; double s[3]; int k; } fz_P;
+/* fuzzmem.py's struct copies: a pointer to active data, doubles and a float */
+typedef struct { double *v; double d; float f; int k; double e; } fz_S;
 #ifdef FZ_PRIMAL_ONLY
 #define FZ_AD(f) 0
 #else
@@ -99,6 +112,8 @@ static double fz_rel(double g, double w) {
   return d / (s > 1 ? s : 1);
 }
 static int fz_verbose = 0;
+/* set by per-function checks inside the wrappers (fuzzmem.py's arena); fz_check reports it */
+static int fz_extra_bad = 0;
 
 #ifdef FZ_PRIMAL_ONLY
 /* Built with plain clang under ASan+UBSan (scripts/fuzz.sh): runs the primal at the points and
@@ -223,6 +238,10 @@ static int fz_check(const fz_fn *F, unsigned long long seed, int *skipped) {
         bad = 1;
       }
     }
+    if (fz_extra_bad) {
+      fz_extra_bad = 0;
+      bad = 1;
+    }
     if (fz_verbose)
       fprintf(stderr, "%s trial %d: %s, <v,J^T w> %.17g, FD %.17g\n", F->name, trial, kink ? "kink (FD skipped)" : "ok", vg, fw);
   }
@@ -283,9 +302,15 @@ class Ctx:
 
 
 class FuncGen:
-    def __init__(self, rng, name):
+    def __init__(self, rng, name, mrng=None, mem=()):
         self.r = rng
         self.name = name
+        # memory features (fuzzmem.py): drawn from mrng, never from r, so that a function
+        # without them is the same text as before they existed
+        self.m = mrng
+        self.mem = set(mem)
+        self.ws = "workspace" in self.mem
+        self.uses_arena = False
         self.helpers = []          # C text of helper functions
         self.scalar_helpers = []   # names of double h(double, double)
         self.array_helpers = []    # names of void h(double *, int, double)
@@ -388,11 +413,15 @@ class FuncGen:
                 self.rec_helpers.append(hn)
             elif kind == "ptr":
                 c = Ctx(["s", "arr[i]"], [("arr", True)], ["i"], None, [], ["n"], minlen=2)
-                self.helpers.append(
-                    "static void %s(double *arr, int n, double s) {\n  double *tmp = (double *)malloc(sizeof(double) * n);\n"
-                    "  for (int i = 0; i < n; ++i)\n    tmp[i] = %s;\n"
-                    "  for (int i = 0; i < n; ++i)\n    arr[i] = 0.5 * arr[i] + tmp[n - 1 - i];\n  free(tmp);\n}\n"
-                    % (hn, self.bexpr(c)))
+                text = ("static void %s(double *arr, int n, double s) {\n  double *tmp = (double *)malloc(sizeof(double) * n);\n"
+                        "  for (int i = 0; i < n; ++i)\n    tmp[i] = %s;\n"
+                        "  for (int i = 0; i < n; ++i)\n    arr[i] = 0.5 * arr[i] + tmp[n - 1 - i];\n  free(tmp);\n}\n"
+                        % (hn, self.bexpr(c)))
+                alloc = fuzzmem.helper_alloc(self) if self.mem else None
+                if alloc:
+                    text = text.replace("  double *tmp = (double *)malloc(sizeof(double) * n);\n", alloc[0])
+                    text = text.replace("  free(tmp);\n", alloc[1])
+                self.helpers.append(text)
                 self.ptr_helpers.append(hn)
             else:
                 c = Ctx([], [], [], "q", [], [])
@@ -433,6 +462,10 @@ class FuncGen:
     def stmt(self, ctx, depth, budget):
         r = self.r
         ind = "  " * (depth + 1)
+        if self.mem and self.m.random() < fuzzmem.STMT_RATE:
+            s = fuzzmem.mem_stmt(self, ctx, depth, budget)
+            if s:
+                return s
         k = r.random()
         if depth < 3 and budget >= 3 and k < 0.22:
             # for loop (nested ones use i, j, l)
@@ -537,44 +570,53 @@ class FuncGen:
         ret = " + ".join(r.choice([t, "sin(%s)" % t, "0.5 * %s" % t]) for t in locs)
         if r.random() < 0.5:
             ret += " + " + self.expr(ctx, 2)
-        fn = ("static double %s(double x0, double x1, double x2, double *a, double *o, fz_P *p, int n) {\n"
-              "%s%s  return %s;\n}\n") % (self.name, decl, "".join(body), ret)
+        fn = ("static double %s(double x0, double x1, double x2, double *a, double *o, fz_P *p, %sint n) {\n"
+              "%s%s  return %s;\n}\n") % (self.name, "double *ws, " if self.ws else "", decl, "".join(body), ret)
         return "".join(self.helpers) + fn
 
 
-def wrappers(r, name, N, K):
+def wrappers(r, name, N, K, ws=False, arena=False):
     nin, nout = 3 + 2 * N + 4, 1 + 2 * N + 4
     # Markers: explicit or by default (float → tangent / active, pointer → shadow, int → const).
     explicit = r.random() < 0.6
     dup = "enzyme_dup, " if explicit else ""
     cn = "enzyme_const, " if explicit or r.random() < 0.5 else ""
     out = "enzyme_out, " if explicit else ""
+    # A workspace (fuzzmem.py) is written before it is read: its primal contents and its forward
+    # tangents start as junk; reverse mode's shadow starts at zero (Enzyme's convention).
+    wsd = (f"  double ws[{N}], dws[{N}], dws2[{N}];\n"
+           f"  for (int i = 0; i < {N}; ++i) {{ ws[i] = 1e3 + i; dws[i] = -7.5 - i; dws2[i] = 3.25 * i; }}\n") if ws else ""
+    wsp = "ws, " if ws else ""
+    wsf = f"{dup}ws, dws, " if ws else ""
+    wsr0 = "  memset(dws, 0, sizeof dws);\n" if ws else ""
+    wsv = f"{dup}ws, dws, dws2, " if ws else ""
+    settle = (lambda mode: f'  fz_arena_settle("{name}", "{mode}");\n') if arena else (lambda mode: "")
     return f'''
 static void {name}_primal(const double *X, double *Y) {{
   double a[{N}], o[{N}];
   fz_P p;
-  fz_unpack(X + 3, {N}, a, o, &p, {K});
-  Y[0] = {name}(X[0], X[1], X[2], a, o, &p, {N});
-  fz_pack(Y + 1, {N}, a, o, &p);
+{wsd}  fz_unpack(X + 3, {N}, a, o, &p, {K});
+  Y[0] = {name}(X[0], X[1], X[2], a, o, &p, {wsp}{N});
+{settle("primal")}  fz_pack(Y + 1, {N}, a, o, &p);
 }}
 #ifndef FZ_PRIMAL_ONLY
 static void {name}_fwd(const double *X, const double *V, double *Yp, double *JV) {{
   double a[{N}], o[{N}], da[{N}], dO[{N}];
   fz_P p, dp;
-  fz_unpack(X + 3, {N}, a, o, &p, {K});
+{wsd}  fz_unpack(X + 3, {N}, a, o, &p, {K});
   fz_unpack(V + 3, {N}, da, dO, &dp, {K});
-  JV[0] = __enzyme_fwddiff((void *){name}, {dup}X[0], V[0], {dup}X[1], V[1], {dup}X[2], V[2], {dup}a, da, {dup}o, dO, {dup}&p, &dp, {cn}{N});
-  fz_pack(JV + 1, {N}, da, dO, &dp);
+  JV[0] = __enzyme_fwddiff((void *){name}, {dup}X[0], V[0], {dup}X[1], V[1], {dup}X[2], V[2], {dup}a, da, {dup}o, dO, {dup}&p, &dp, {wsf}{cn}{N});
+{settle("forward")}  fz_pack(JV + 1, {N}, da, dO, &dp);
   Yp[0] = 0;
   fz_pack(Yp + 1, {N}, a, o, &p);
 }}
 static void {name}_rev(const double *X, const double *W, double *Yp, double *G) {{
   double a[{N}], o[{N}], da[{N}], dO[{N}];
   fz_P p, dp;
-  fz_unpack(X + 3, {N}, a, o, &p, {K});
+{wsd}{wsr0}  fz_unpack(X + 3, {N}, a, o, &p, {K});
   fz_unpack(W + 1, {N}, da, dO, &dp, {K});
-  fz_G3 g = __enzyme_autodiff_g3((void *){name}, {out}X[0], {out}X[1], {out}X[2], {dup}a, da, {dup}o, dO, {dup}&p, &dp, {cn}{N});
-  G[0] = g.d0; G[1] = g.d1; G[2] = g.d2;
+  fz_G3 g = __enzyme_autodiff_g3((void *){name}, {out}X[0], {out}X[1], {out}X[2], {dup}a, da, {dup}o, dO, {dup}&p, &dp, {wsf}{cn}{N});
+{settle("reverse")}  G[0] = g.d0; G[1] = g.d1; G[2] = g.d2;
   fz_pack(G + 3, {N}, da, dO, &dp);
   Yp[0] = 0;
   fz_pack(Yp + 1, {N}, a, o, &p);
@@ -582,12 +624,12 @@ static void {name}_rev(const double *X, const double *W, double *Yp, double *G) 
 static void {name}_vec(const double *X, const double *V1, const double *V2, double *JV1, double *JV2) {{
   double a[{N}], o[{N}], da1[{N}], dO1[{N}], da2[{N}], dO2[{N}];
   fz_P p, dp1, dp2;
-  fz_unpack(X + 3, {N}, a, o, &p, {K});
+{wsd}  fz_unpack(X + 3, {N}, a, o, &p, {K});
   fz_unpack(V1 + 3, {N}, da1, dO1, &dp1, {K});
   fz_unpack(V2 + 3, {N}, da2, dO2, &dp2, {K});
   fz_T2 t = __enzyme_fwddiff_w2((void *){name}, enzyme_width, 2, {dup}X[0], V1[0], V2[0], {dup}X[1], V1[1], V2[1],
-      {dup}X[2], V1[2], V2[2], {dup}a, da1, da2, {dup}o, dO1, dO2, {dup}&p, &dp1, &dp2, {cn}{N});
-  JV1[0] = t.d[0];
+      {dup}X[2], V1[2], V2[2], {dup}a, da1, da2, {dup}o, dO1, dO2, {dup}&p, &dp1, &dp2, {wsv}{cn}{N});
+{settle("vector")}  JV1[0] = t.d[0];
   JV2[0] = t.d[1];
   fz_pack(JV1 + 1, {N}, da1, dO1, &dp1);
   fz_pack(JV2 + 1, {N}, da2, dO2, &dp2);
@@ -596,25 +638,39 @@ static void {name}_vec(const double *X, const double *V1, const double *V2, doub
 ''', nin, nout
 
 
-def gen_function(seed, index):
-    """Text of function #index of the stream `seed`, its wrappers, and its table entry."""
+def gen_function(seed, index, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuzzmem.DEFAULT_FEATURES):
+    """Text of function #index of the stream `seed`, its wrappers, its table entry, and whether
+    it uses the arena."""
     r = random.Random(seed * 1000003 + index)
+    # the memory features' own stream (fuzzmem.py)
+    m = random.Random((seed * 1000003 + index) ^ 0x6D656D)
+    mem = fuzzmem.pick_features(m, list(mem_features)) if m.random() < mem_rate else set()
     name = "f%d" % index
     N = r.choice([3, 4, 5])
     K = r.randrange(0, 7)
-    body = FuncGen(r, name).generate()
-    w, nin, nout = wrappers(r, name, N, K)
+    fg = FuncGen(r, name, m, mem)
+    body = fg.generate()
+    w, nin, nout = wrappers(r, name, N, K, fg.ws, fg.uses_arena)
     entry = '  {"%s (seed %d index %d)", %d, %d, %d, %s_primal, FZ_AD(%s_fwd), FZ_AD(%s_rev), FZ_AD(%s_vec)},\n' % (
         name, seed, index, index, nin, nout, name, name, name, name)
-    return body + w, entry
+    return body + w, entry, fg.uses_arena
 
 
-def gen_file(seed, first, count):
-    parts = ["/* Generated by tools/fuzzgen/fuzzgen.py --seed %d --first %d --count %d */\n" % (seed, first, count),
+def gen_file(seed, first, count, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuzzmem.DEFAULT_FEATURES):
+    opts = ""
+    if mem_rate != fuzzmem.DEFAULT_RATE:
+        opts += " --mem %g" % mem_rate
+    if list(mem_features) != fuzzmem.DEFAULT_FEATURES:
+        opts += " --mem-features %s" % (",".join(mem_features) or "none")
+    parts = ["/* Generated by tools/fuzzgen/fuzzgen.py --seed %d --first %d --count %d%s */\n" % (seed, first, count, opts),
              HARNESS]
     table = []
+    arena = False
     for k in range(first, first + count):
-        text, entry = gen_function(seed, k)
+        text, entry, uses_arena = gen_function(seed, k, mem_rate, mem_features)
+        if uses_arena and not arena:
+            arena = True
+            parts.append(fuzzmem.ARENA)
         parts.append("\n/* ---- function %d ---- */\n" % k)
         parts.append(text)
         table.append(entry)
@@ -631,10 +687,19 @@ def main():
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--index", type=int, help="generate only this function (a reproducer)")
     ap.add_argument("--out", default="-")
+    ap.add_argument("--mem", type=float, default=fuzzmem.DEFAULT_RATE,
+                    help="fraction of functions with memory features (0: the streams from before them)")
+    ap.add_argument("--mem-features", default=",".join(fuzzmem.DEFAULT_FEATURES),
+                    help="comma-separated subset of %s, or 'all' or 'none'" % ",".join(fuzzmem.FEATURES))
     a = ap.parse_args()
     if a.index is not None:
         a.first, a.count = a.index, 1
-    text = gen_file(a.seed, a.first, a.count)
+    feats = {"all": ",".join(fuzzmem.FEATURES), "none": ""}.get(a.mem_features, a.mem_features)
+    feats = [f for f in feats.split(",") if f]
+    for f in feats:
+        if f not in fuzzmem.FEATURES:
+            ap.error("unknown memory feature %r (known: %s)" % (f, ", ".join(fuzzmem.FEATURES)))
+    text = gen_file(a.seed, a.first, a.count, a.mem, feats)
     if a.out == "-":
         sys.stdout.write(text)
     else:
