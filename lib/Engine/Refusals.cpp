@@ -31,6 +31,10 @@ void refuseUnknownCallee(const Function *Fn, const CallBase *CB) {
                     "': it has no body in this module and no known derivative",
                 "compile its definition into the same module (or use -flto with the plugin at "
                 "link time), or pass its inputs as enzyme_const");
+  else if (CB->isInlineAsm())
+    reportError(Fn, CB, "cannot differentiate inline assembly on active data",
+                "use the C/C++ operation or compiler intrinsic instead of asm (for Eigen with FMA: "
+                "define EIGEN_DONT_VECTORIZE, or compile without -mfma)");
   else
     reportError(Fn, CB, "cannot differentiate an indirect call on active data",
                 "call the function directly so its body is known");
