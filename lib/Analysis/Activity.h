@@ -2,7 +2,7 @@
 // on an active input) and useful (influences an active output). Pointers are "shadowed" when
 // derivative memory stands behind them. Inactive code gets no derivative code at all.
 #pragma once
-#include "Activity/DiffCall.h"
+#include "CallSite/DiffCall.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"

@@ -1,7 +1,7 @@
 // The engine: one generated function per (function, mode, activities, width), cached in the module,
 // plus what forward and reverse generation share (shadow globals, the simplifier, type tests).
 #pragma once
-#include "Activity/DiffCall.h"
+#include "CallSite/DiffCall.h"
 #include "Analysis/Preprocess.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"

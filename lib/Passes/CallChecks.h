@@ -2,7 +2,7 @@
 // the entry point's result holds exactly what the derivative produces, and whether each shadow
 // has the element type of its primal. A mismatch is a diagnostic, never a silently wrong number.
 #pragma once
-#include "Activity/DiffCall.h"
+#include "CallSite/DiffCall.h"
 
 namespace synthase {
 class Engine;

@@ -1,5 +1,5 @@
 #include "Passes/Inlining.h"
-#include "Activity/DiffCall.h"
+#include "CallSite/DiffCall.h"
 #include "Engine/Engine.h"
 #include "Support/Diagnostics.h"
 #include "llvm/Analysis/LoopInfo.h"

@@ -1,6 +1,6 @@
 // Lowering of AD call sites: each `__enzyme_autodiff*` / `__enzyme_fwddiff*` call becomes a call
 // of the generated derivative, its result repacked into whatever type the user declared.
-#include "Activity/DiffCall.h"
+#include "CallSite/DiffCall.h"
 #include "Engine/Engine.h"
 #include "Passes/CallChecks.h"
 #include "Passes/Lowering.h"

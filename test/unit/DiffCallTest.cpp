@@ -1,7 +1,7 @@
-// Call-site parsing (lib/Activity/DiffCall): entry-point names, markers as C globals (loaded, by
+// Call-site parsing (lib/CallSite/DiffCall): entry-point names, markers as C globals (loaded, by
 // address, ptrtoint) and as rustc metadata, the activity of each argument, vector width and
 // enzyme_dupv strides, and every malformed call refused with a diagnostic and std::nullopt.
-#include "Activity/DiffCall.h"
+#include "CallSite/DiffCall.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"

@@ -1,4 +1,4 @@
-#include "Activity/DiffCall.h"
+#include "CallSite/DiffCall.h"
 #include "Support/Diagnostics.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"

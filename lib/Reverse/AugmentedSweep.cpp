@@ -1,0 +1,227 @@
+// Reverse mode, augmented forward sweep: the primal clone plus shadow pointers, recording on the
+// tape what the reverse sweep cannot recompute.
+#include "Reverse/GradientGen.h"
+
+namespace synthase {
+namespace gradient {
+
+Value *GradientGen::augShadow(Value *P) {
+  auto It = ShA.find(P);
+  if (It != ShA.end())
+    return It->second;
+  if (auto *C = dyn_cast<Constant>(P))
+    return E.shadowConstant(C);
+  return nullptr;
+}
+
+Value *GradientGen::needShadow(Value *P, const Instruction *At) {
+  if (Value *S = augShadow(P))
+    return S;
+  if (!Failed)
+    fail(At, "internal error: no shadow was built for pointer " + printInstruction(P),
+         "please report this with the input module");
+  return PoisonValue::get(P->getType());
+}
+
+Value *GradientGen::guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write) {
+  NullRoot R = NullShadows ? nullRootOf(SrcPtr) : NullRoot();
+  if (R.K == NullRoot::None)
+    return ShAddr;
+  return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? augShadow(R.V) : nullptr, T, Write);
+}
+
+Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write) {
+  NullRoot R = NullShadows ? nullRootOf(SrcPtr) : NullRoot();
+  if (R.K == NullRoot::None)
+    return ShAddr;
+  return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? revShadow(R.V, RevB) : nullptr, T, Write);
+}
+
+Signature GradientGen::calleeSignature(CallBase *CB) {
+  Function *G = CB->getCalledFunction();
+  Signature S{G, DiffMode::Reverse, {}, 1, false, carriesDerivative(CB->getType()) && active(CB)};
+  S.RetShadow = CB->getType()->isPointerTy() && shadowed(CB);
+  for (Use &U : CB->args()) {
+    Type *T = U->getType();
+    if (T->isPointerTy() && shadowed(U.get()))
+      S.Acts.push_back(ArgKind::Dup);
+    else if (carriesDerivative(T) && Act.Varied.count(U.get()))
+      S.Acts.push_back(ArgKind::Out);
+    else
+      S.Acts.push_back(ArgKind::Const);
+  }
+  return S;
+}
+
+bool isDefinedCall(const Instruction *I) {
+  auto *CB = dyn_cast<CallBase>(I);
+  if (!CB || isa<IntrinsicInst>(I) || findLocalRule(I))
+    return false;
+  Function *G = CB->getCalledFunction();
+  return G && !G->isDeclaration() && !isAllocator(G);
+}
+
+void GradientGen::augInstruction(Instruction *I) {
+  auto *C = dyn_cast_or_null<Instruction>(augOf(I));
+  if (!C || C == I)
+    return;
+  Type *T = I->getType();
+  IRBuilder<> B(C->getParent(), isa<PHINode>(C) ? C->getParent()->getFirstInsertionPt()
+                                                 : std::next(C->getIterator()));
+  B.SetCurrentDebugLocation(C->getDebugLoc());
+  if (T->isPtrOrPtrVectorTy() && shadowed(I)) {
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      IRBuilder<> PB(C->getParent(), C->getParent()->begin());
+      ShA[I] = PB.CreatePHI(T, P->getNumIncomingValues(), I->getName() + ".shadow");
+    } else if (auto *G = dyn_cast<GetElementPtrInst>(I)) {
+      SmallVector<Value *, 4> Idx(cast<GetElementPtrInst>(C)->indices());
+      ShA[I] = B.CreateGEP(G->getSourceElementType(), needShadow(G->getPointerOperand(), I), Idx,
+                           I->getName() + ".shadow", G->getNoWrapFlags());
+    } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
+      ShA[I] = B.CreatePointerCast(needShadow(I->getOperand(0), I), T);
+    } else if (auto *I2P = dyn_cast<IntToPtrInst>(I)) {
+      // A hand-aligned pointer: the shadow moves by the same offset from its base's shadow.
+      Value *Base = intToPtrBase(I2P);
+      Value *Off = B.CreateSub(augOf(I->getOperand(0)), B.CreatePtrToInt(augOf(Base), I->getOperand(0)->getType()));
+      ShA[I] = B.CreateGEP(B.getInt8Ty(), needShadow(Base, I), Off, I->getName() + ".shadow");
+    } else if (isa<FreezeInst>(I)) {
+      ShA[I] = needShadow(I->getOperand(0), I);
+    } else if (auto *S = dyn_cast<SelectInst>(I)) {
+      Value *TV = augShadow(S->getTrueValue()), *FV = augShadow(S->getFalseValue());
+      ShA[I] = B.CreateSelect(augOf(S->getCondition()), TV ? TV : Constant::getNullValue(T),
+                              FV ? FV : Constant::getNullValue(T));
+    } else if (auto *LI = dyn_cast<LoadInst>(I)) {
+      Value *From = guardAug(B, needShadow(LI->getPointerOperand(), I), LI->getPointerOperand(), T, false);
+      ShA[I] = B.CreateAlignedLoad(T, From, LI->getAlign(), I->getName() + ".shadow");
+    } else if (isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I)) {
+      // Vectors of pointers (the SLP vectorizer's `load <8 x ptr>`): the same lane operations on
+      // the vector of shadows.
+      Instruction *SC = C->clone();
+      for (Use &U : SC->operands())
+        if (U->getType()->isPtrOrPtrVectorTy()) {
+          Value *Sh = augShadow(I->getOperand(U.getOperandNo()));
+          U.set(Sh ? Sh : Constant::getNullValue(U->getType()));
+        }
+      SC->setName(I->getName() + ".shadow");
+      B.Insert(SC);
+      ShA[I] = SC;
+    } else if (auto *AI = dyn_cast<AllocaInst>(I)) {
+      // The shadow outlives this sweep (the reverse sweep needs it), so it lives on the heap.
+      Value *Size = B.CreateMul(B.CreateZExtOrTrunc(augOf(AI->getArraySize()), B.getInt64Ty()),
+                                B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
+      FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
+      ShA[I] = B.CreateCall(Calloc, {Size, B.getInt64(1)}, I->getName() + ".shadow");
+    } else if (auto *CB = dyn_cast<CallBase>(I)) {
+      std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
+      auto augArg = [&](unsigned K) { return augOf(CB->getArgOperand(K)); };
+      auto *TLA = dyn_cast<IntrinsicInst>(CB);
+      if (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address) {
+        ShA[I] = B.CreateThreadLocalAddress(needShadow(TLA->getArgOperand(0), I)); // a thread_local's shadow
+      } else if (A && A->Role == AllocRole::Alloc) {
+        ShA[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, nullptr, I->getName() + ".shadow");
+      } else if (A && A->Role == AllocRole::Realloc) {
+        // The old shadow must outlive the realloc (the reverse sweep of earlier code still adds
+        // into it): the new shadow is a fresh zeroed block, and the reverse of the realloc moves
+        // the adjoints of the copied prefix back into the old one.
+        IRBuilder<> PB(C);
+        Value *OldSh = augShadow(CB->getArgOperand(A->Ptr));
+        FunctionCallee Usable = E.module().getOrInsertFunction("malloc_usable_size", PB.getInt64Ty(), PB.getPtrTy());
+        Value *OldSize = !OldSh            ? PB.getInt64(0)
+                         : A->OldSize >= 0 ? PB.CreateZExtOrTrunc(augArg(A->OldSize), PB.getInt64Ty())
+                                           : (Value *)PB.CreateCall(Usable, {OldSh});
+        ReallocOldSize[I] = OldSize;
+        ShA[I] = emitZeroedBlock(B, *A, allocationBytes(B, *A, augArg), augArg, I->getName() + ".shadow");
+      } else if (!isDefinedCall(I)) { // a defined callee returns its shadow: see below
+        fail(I, "reverse mode: a pointer returned by a call to a function without a body, on differentiated memory, is not supported",
+             "compile the callee into the same module (full LTO), or register it with __enzyme_allocation_like if it allocates");
+      }
+    }
+  }
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
+    if (A && A->Role == AllocRole::Alloc && A->Out >= 0 && shadowed(CB->getArgOperand(A->Out)))
+      AllocOutShadow[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, augShadow(CB->getArgOperand(A->Out)),
+                                               I->getName() + ".shadow");
+  }
+  if (Value *P = atomicPointer(I); P && shadowed(P)) {
+    refuseAtomic(Sig.Fn, I);
+    Failed = true;
+  }
+  if (isa<BitCastInst>(I) && carriesDerivative(T) && I->getOperand(0)->getType()->isIntOrIntVectorTy())
+    if (const Instruction *Bits = launderedFloatBits(I, [&](const Value *V) { return Act.Varied.count(V) > 0; }))
+      fail(Bits, "bitcast between a float and a non-float type",
+           "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
+  if (auto *SI = dyn_cast<StoreInst>(I)) {
+    // Pointers stored into derivative memory carry their shadow along.
+    Value *V = SI->getValueOperand();
+    if (V->getType()->isPtrOrPtrVectorTy() && shadowed(SI->getPointerOperand())) {
+      Value *SV = augShadow(V);
+      Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), V->getType(), true);
+      B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()), To, SI->getAlign());
+    } else if (!shadowed(SI->getPointerOperand())) {
+      bool Derivative = carriesDerivative(V->getType())
+                            ? Act.Varied.count(V) > 0
+                            : V->getType()->isPtrOrPtrVectorTy() && shadowed(V) &&
+                                  mayHoldDerivatives(*Src, V, [&](const Value *X) { return shadowed(X); });
+      if (Derivative && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
+        refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPtrOrPtrVectorTy());
+        Failed = true;
+      }
+    }
+  }
+  if (auto *SI = dyn_cast<StoreInst>(I); SI && PointerMoves.count(SI)) {
+    auto *L = cast<LoadInst>(SI->getValueOperand());
+    Type *T = L->getType();
+    Value *From = guardAug(B, needShadow(L->getPointerOperand(), I), L->getPointerOperand(), T, false);
+    Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), T, true);
+    B.CreateAlignedStore(B.CreateAlignedLoad(T, From, L->getAlign()), To, SI->getAlign());
+  }
+  if (auto *MT = dyn_cast<MemTransferInst>(I); MT && shadowed(MT->getDest()) && shadowed(MT->getSource()))
+    augMemTransfer(MT, cast<MemTransferInst>(C), B);
+  if (auto *MT = dyn_cast<MemTransferInst>(I))
+    if (!shadowed(MT->getDest()) && shadowed(MT->getSource()) &&
+        mayHoldDerivatives(*Src, MT->getSource(), [&](const Value *X) { return shadowed(X); }) &&
+        !unshadowedWriteIsHarmless(*Src, MT->getDest())) {
+      refuseUnshadowedWrite(Sig.Fn, MT, MT->getDest(), false);
+      Failed = true;
+    }
+  if (isDefinedCall(I)) {
+    auto *CB = cast<CallBase>(I);
+    if (!isa<CallInst>(CB)) {
+      fail(I, "invoke of a differentiated function is not supported", "compile with -fno-exceptions");
+      return;
+    }
+    Signature CS = calleeSignature(CB);
+    bool Any = CS.RetActive || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
+    if (!Any)
+      return; // runs as it is, once, in the forward sweep
+    GradientPair GP = E.gradientPair(CS);
+    if (!GP.Augmented) {
+      Failed = true;
+      return;
+    }
+    SmallVector<Value *, 8> Args;
+    for (Use &U : CB->args()) {
+      Args.push_back(augOf(U.get()));
+      if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
+        Args.push_back(augShadow(U.get()));
+    }
+    Args.push_back(TapeA);
+    IRBuilder<> CBld(C);
+    CallInst *NC = CBld.CreateCall(GP.Augmented, Args);
+    NC->setDebugLoc(C->getDebugLoc());
+    Value *Prim = NC;
+    if (CS.RetShadow) { // {primal, shadow}
+      Prim = CBld.CreateExtractValue(NC, 0, I->getName());
+      ShA[I] = CBld.CreateExtractValue(NC, 1, I->getName() + ".shadow");
+      NullShadows |= GP.RetShadowMaybeNull;
+    }
+    if (!C->getType()->isVoidTy())
+      C->replaceAllUsesWith(Prim);
+    C->eraseFromParent();
+    VA[I] = NC->getType()->isVoidTy() ? nullptr : Prim;
+  }
+}
+
+} // namespace gradient
+} // namespace synthase

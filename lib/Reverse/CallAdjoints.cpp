@@ -1,0 +1,90 @@
+// Calls in reverse mode: allocators, callees with their own gradient pair, rule-table functions.
+#include "Reverse/GradientGen.h"
+
+namespace synthase {
+namespace gradient {
+
+void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
+  Function *G = CB->getCalledFunction();
+  if (auto *MI = dyn_cast<MemIntrinsic>(CB))
+    return reverseMemTransfer(MI, B, Bd);
+  if (std::optional<Allocator> A = allocatorFor(G)) {
+    auto revArg = [&](unsigned K) { return revPrimal(CB->getArgOperand(K), B); };
+    switch (A->Role) {
+    case AllocRole::Alloc: {
+      // Release the shadow the way the primal's allocator expects (new[] pairs with delete[],
+      // aligned new with aligned delete, __rust_alloc with __rust_dealloc of the same layout).
+      Value *Sh = nullptr;
+      if (A->Out >= 0) {
+        if (Value *Aug = AllocOutShadow.lookup(CB))
+          Sh = pushAndPop(Aug, Bd.getPtrTy(), B);
+      } else if (shadowed(CB)) {
+        Sh = revShadow(CB, B);
+      }
+      if (Sh)
+        emitShadowFree(Bd, *A, Sh, revArg);
+      return;
+    }
+    case AllocRole::Realloc:
+      if (shadowed(CB)) {
+        Value *NewSh = revShadow(CB, B);
+        if (shadowed(CB->getArgOperand(A->Ptr))) {
+          Value *Old = pushAndPop(ReallocOldSize.lookup(CB), Bd.getInt64Ty(), B);
+          Value *N = allocationBytes(Bd, *A, revArg);
+          Value *Copied = Bd.CreateSelect(Bd.CreateICmpULT(Old, N), Old, N);
+          // Moved in the element type the block is used with: Rust gives exact old sizes, and
+          // 5 floats are not 2.5 doubles.
+          emitAdjointTransfer(Bd, floatElementType(CB, CB), revShadow(CB->getArgOperand(A->Ptr), B), NewSh, Copied);
+        }
+        emitShadowFree(Bd, *A, NewSh, revArg);
+      }
+      return;
+    case AllocRole::Free:
+      return;
+    }
+  }
+  if (isDefinedCall(CB)) {
+    Signature CS = calleeSignature(CB);
+    bool Any = CS.RetActive || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
+    if (!Any)
+      return;
+    GradientPair GP = E.gradientPair(CS);
+    if (!GP.Reverse) {
+      Failed = true;
+      return;
+    }
+    SmallVector<Value *, 8> Args;
+    for (Use &U : CB->args()) {
+      Args.push_back(revPrimal(U.get(), B));
+      if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
+        Args.push_back(revShadow(U.get(), B));
+    }
+    if (CS.RetActive)
+      Args.push_back(takeAdjoint(Bd, CB));
+    Args.push_back(TapeR);
+    Value *R = Bd.CreateCall(GP.Reverse, Args);
+    unsigned K = 0, NOut = count(CS.Acts, ArgKind::Out);
+    for (Use &U : CB->args())
+      if (CS.Acts[U.getOperandNo()] == ArgKind::Out) {
+        Value *D = NOut == 1 ? R : Bd.CreateExtractValue(R, K);
+        accumulate(Bd, U.get(), D);
+        ++K;
+      }
+    return;
+  }
+  // A bodiless callee: only a problem if derivatives would have to flow through it.
+  bool ActiveIn = any_of(CB->args(), [&](Use &U) { return active(U.get()); });
+  bool WritesShadowed = !CB->onlyReadsMemory() && any_of(CB->args(), [&](Use &U) {
+                          return U->getType()->isPointerTy() && shadowed(U.get());
+                        });
+  if (G && isKnownInactiveCallee(G->getName()))
+    return;
+  if (active(CB) || WritesShadowed || (ActiveIn && !CB->getType()->isVoidTy() && carriesDerivative(CB->getType()))) {
+    refuseUnknownCallee(Sig.Fn, CB);
+    Failed = true;
+  }
+}
+
+
+} // namespace gradient
+} // namespace synthase

@@ -1,0 +1,194 @@
+// The reverse-mode generator's shared state. One GradientGen builds one gradient pair; its
+// methods are spread over the files of this folder by concern:
+//   Gradient.cpp         the driver: both functions' skeletons, block order, the engine entry
+//   AugmentedSweep.cpp   the forward sweep: primal clone, shadows, what goes on the tape
+//   ReverseSweep.cpp     adjoint slots and the per-instruction adjoint code
+//   ReplayValues.cpp     primal values in the reverse sweep: recomputed, reloaded or popped, and
+//                        the counted loops whose counters are rebuilt rather than taped
+//   MemoryAdjoints.cpp   memcpy/memmove/memset and the element types of raw memory
+//   CallAdjoints.cpp     calls: allocators, generated callees, rule-table functions
+#pragma once
+#include "Analysis/Activity.h"
+#include "Analysis/MemoryLayout.h"
+#include "Analysis/TypedCopies.h"
+#include "Analysis/UnshadowedMemory.h"
+#include "Engine/Clone.h"
+#include "Engine/Engine.h"
+#include "Engine/Refusals.h"
+#include "Reverse/Tape.h"
+#include "Rules/Allocators.h"
+#include "Rules/Rules.h"
+#include "Support/Diagnostics.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/LoopAccessAnalysis.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+
+
+using namespace llvm;
+
+namespace synthase {
+namespace gradient {
+
+struct RevBlock {
+  BasicBlock *Pops = nullptr;   // pops, newest request first
+  BasicBlock *Remat = nullptr;  // recomputed primal values
+  BasicBlock *Body = nullptr;   // adjoint code, then the branch to the predecessor's reverse
+};
+
+class GradientGen {
+public:
+  GradientGen(Engine &E, const Signature &S, Function *Src)
+      : E(E), Sig(S), Src(Src), DL(E.module().getDataLayout()) {}
+  /// Creates both functions, lets the caller register them (so recursion finds the pair), then
+  /// fills their bodies.
+  bool run(GradientPair &Out, function_ref<void(GradientPair)> Register);
+
+private:
+  Engine &E;
+  const Signature &Sig;
+  Function *Src;
+  const DataLayout &DL;
+  ActivityInfo Act;
+  SmallPtrSet<const BasicBlock *, 32> Live; // blocks from which the function can return
+  bool Failed = false;
+
+  // Augmented forward sweep.
+  Function *Aug = nullptr;
+  ValueToValueMapTy VA;               // Src -> Aug primal
+  DenseMap<const Value *, Value *> ShA; // Src pointer -> its shadow in Aug
+  Value *TapeA = nullptr;
+  DenseMap<BasicBlock *, PHINode *> PredIndex; // Src block -> pred index phi in Aug
+  MapVector<BasicBlock *, SetVector<Value *>> Pushes; // Src block -> Aug values to push
+
+  // Reverse sweep.
+  Function *Rev = nullptr;
+  DenseMap<const Value *, Value *> RevArg;    // Src argument -> Rev argument
+  DenseMap<const Value *, Value *> RevArgSh;  // Src argument -> Rev shadow argument
+  Value *TapeR = nullptr, *DRet = nullptr;
+  DenseMap<BasicBlock *, RevBlock> RB;
+  DenseMap<std::pair<BasicBlock *, const Value *>, Value *> RevVal, RevSh;
+  DenseMap<const Value *, AllocaInst *> Slots;
+  BasicBlock *RevEntry = nullptr, *RevExit = nullptr;
+  IRBuilder<> *EntryB = nullptr;
+
+  void fail(const Instruction *I, const Twine &Msg, const Twine &Hint = "") {
+    reportError(Sig.Fn, I, Msg, Hint);
+    Failed = true;
+  }
+  bool shadowed(const Value *V) {
+    if (Act.isShadowed(V))
+      return true;
+    if (auto *C = dyn_cast<Constant>(V))
+      return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C));
+    return false;
+  }
+  bool active(const Value *V) { return Act.isActive(V); }
+  Value *augOf(Value *V) {
+    auto It = VA.find(V);
+    return It == VA.end() ? V : (Value *)It->second;
+  }
+
+  // ---- augmented forward sweep ----
+  void buildAugmented();
+  void fillAugmented();
+  Value *augShadow(Value *P);
+  /// BB's distinct predecessors that can be reached from the entry, in one fixed order shared by
+  /// the forward sweep's predecessor index and the reverse sweep's switch.
+  SmallVector<BasicBlock *, 4> reachablePreds(BasicBlock *BB) {
+    if (Reachable.empty())
+      for (BasicBlock *B : ReversePostOrderTraversal<Function *>(Src))
+        Reachable.insert(B);
+    SmallVector<BasicBlock *, 4> Preds;
+    for (BasicBlock *P : predecessors(BB))
+      if (Reachable.count(P) && !is_contained(Preds, P))
+        Preds.push_back(P);
+    return Preds;
+  }
+  SmallPtrSet<BasicBlock *, 32> Reachable;
+  /// augShadow for a pointer the analysis says has a shadow; a missing one is reported (never a
+  /// crash) and a poison stands in until generation stops.
+  Value *needShadow(Value *P, const Instruction *At);
+  /// Shadow pointers loaded from memory may be null (mayStoreNullShadows): accesses through them
+  /// are redirected at run time. ShAddr is the shadow of SrcPtr, in the augmented sweep or in
+  /// reverse block B.
+  bool NullShadows = false;
+  /// Integer stores into shadowed memory that holds floats: they end the adjoint of what they
+  /// overwrite. Integer moves of pointers: their shadows move in the forward sweep.
+  SmallPtrSet<const StoreInst *, 8> IntOverwrites, PointerMoves;
+  void classifyIntegerStores();
+  /// With Sig.RetShadow: the augmented sweep returns {primal, shadow of the returned pointer}.
+  void returnShadowFromAugmented(GradientPair &Out);
+  Value *guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write);
+  Value *guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write);
+  void augInstruction(Instruction *I);
+
+  // ---- reverse sweep ----
+  void buildReverse();
+  void fillReverse();
+  Value *revPrimal(Value *V, BasicBlock *B);
+  Value *revShadow(Value *P, BasicBlock *B);
+  Value *pushAndPop(Value *AugValue, Type *T, BasicBlock *B);
+  AllocaInst *slot(const Value *V);
+  void accumulate(IRBuilder<> &Bd, const Value *V, Value *D);
+  Value *takeAdjoint(IRBuilder<> &Bd, const Value *V);
+  void reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd);
+  void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
+  void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
+  /// The forward sweep of a copy between shadowed objects: the shadows of copied pointers go along.
+  void augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B);
+  MemoryLayout copyLayout(MemTransferInst *MT) {
+    MemoryLayout L = accessLayout(DL, MT->getDest());
+    L.merge(accessLayout(DL, MT->getSource()));
+    return L;
+  }
+  Type *floatElementType(Value *Ptr, Instruction *At);
+  void analyzeWrites();
+  bool isReloadable(const LoadInst *L);
+  SmallPtrSet<const Argument *, 8> WrittenArgs;
+  /// A counted loop whose counter the reverse sweep recomputes: it counts down from the value
+  /// recorded once at the loop's exit, and `counter == start` tells the first iteration, so
+  /// neither the counter nor the header's predecessor goes on the tape per iteration.
+  struct CountedLoop {
+    Loop *L;
+    PHINode *IV;
+    Value *Start; // loop-invariant: a constant, an argument or a value computed before the loop
+    ConstantInt *Step;
+    BasicBlock *Pre, *Latch, *Exit;
+    AllocaInst *Slot = nullptr;
+  };
+  std::unique_ptr<DominatorTree> SrcDT;
+  std::unique_ptr<LoopInfo> SrcLI;
+  std::vector<CountedLoop> Counted;
+  DenseMap<const BasicBlock *, CountedLoop *> CountedByHeader, CountedByExit;
+  DenseMap<const Value *, CountedLoop *> CountedByIV;
+  void findCountedLoops();
+  Value *countedSlot(CountedLoop &C);
+  /// The outermost counted loop around B that V is invariant in, or null.
+  CountedLoop *invariantIn(const Value *V, BasicBlock *B);
+  /// A value invariant in C's loop is taped once, at the loop's exit, and kept in a slot that
+  /// the reverse of every block of the loop reads.
+  Value *fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow, const Value *Key);
+  std::map<std::tuple<CountedLoop *, const Value *, bool>, AllocaInst *> Hoisted;
+  DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;
+  bool UnknownWrites = false;
+  /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
+  void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
+  DenseMap<const Value *, Value *> ReallocOldSize; // realloc in Src -> old shadow size in Aug
+  DenseMap<const Value *, Value *> AllocOutShadow; // posix_memalign in Src -> shadow block in Aug
+  Signature calleeSignature(CallBase *CB);
+};
+
+/// A call of a function with a body that gets its own gradient pair (not an intrinsic, a rule or
+/// an allocator).
+bool isDefinedCall(const llvm::Instruction *I);
+
+} // namespace gradient
+} // namespace synthase

@@ -1,0 +1,130 @@
+// Memory intrinsics in reverse mode: the element type of raw memory, shadow copies in the forward
+// sweep and the adjoint transfer of memcpy/memmove/memset.
+#include "Reverse/GradientGen.h"
+
+namespace synthase {
+namespace gradient {
+
+Type *GradientGen::floatElementType(Value *Ptr, Instruction *At) {
+  const Value *U = getUnderlyingObject(Ptr, 12);
+  SmallPtrSet<Type *, 2> Seen;
+  if (auto *AI = dyn_cast<AllocaInst>(U)) {
+    Type *T = AI->getAllocatedType();
+    while (auto *AT = dyn_cast<ArrayType>(T))
+      T = AT->getElementType();
+    if (T->getScalarType()->isFloatingPointTy())
+      Seen.insert(T->getScalarType());
+  }
+  SmallVector<const Value *, 16> Work{U};
+  SmallPtrSet<const Value *, 32> Visited;
+  while (!Work.empty() && Visited.size() < 512) {
+    const Value *V = Work.pop_back_val();
+    if (!Visited.insert(V).second)
+      continue;
+    for (const User *Us : V->users()) {
+      if (auto *LI = dyn_cast<LoadInst>(Us)) {
+        if (LI->getType()->getScalarType()->isFloatingPointTy())
+          Seen.insert(LI->getType()->getScalarType());
+      } else if (auto *SI = dyn_cast<StoreInst>(Us)) {
+        if (SI->getPointerOperand() == V && SI->getValueOperand()->getType()->getScalarType()->isFloatingPointTy())
+          Seen.insert(SI->getValueOperand()->getType()->getScalarType());
+      } else if (isa<GetElementPtrInst>(Us) || isa<BitCastInst>(Us) || isa<PHINode>(Us) || isa<SelectInst>(Us)) {
+        Work.push_back(Us);
+      }
+    }
+  }
+  if (Seen.size() > 1) {
+    fail(At, "cannot deduce the type of the memory this copies: it is accessed as floating-point "
+             "values of different widths",
+         "copy float and double data with separate memcpy calls, or assign element by element");
+    return Type::getDoubleTy(Src->getContext());
+  }
+  return Seen.empty() ? Type::getDoubleTy(Src->getContext()) : *Seen.begin();
+}
+
+void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes) {
+  uint64_t ES = DL.getTypeAllocSize(ET);
+  Function *F = Bd.GetInsertBlock()->getParent();
+  BasicBlock *Pre = Bd.GetInsertBlock();
+  Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Bytes, Bd.getInt64Ty()), Bd.getInt64(ES));
+  BasicBlock *Loop = BasicBlock::Create(F->getContext(), "adjoint.copy", F);
+  BasicBlock *After = BasicBlock::Create(F->getContext(), "adjoint.copy.done", F);
+  Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
+  IRBuilder<> LB(Loop);
+  PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
+  K->addIncoming(LB.getInt64(0), Pre);
+  Value *PF = LB.CreateGEP(ET, From, K), *PI = LB.CreateGEP(ET, Into, K);
+  Value *DV = LB.CreateAlignedLoad(ET, PF, Align(1));
+  LB.CreateAlignedStore(LB.CreateFAdd(LB.CreateAlignedLoad(ET, PI, Align(1)), DV), PI, Align(1));
+  LB.CreateAlignedStore(ConstantFP::get(ET, 0.0), PF, Align(1));
+  Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
+  K->addIncoming(K1, Loop);
+  LB.CreateCondBr(LB.CreateICmpULT(K1, N), Loop, After);
+  Bd.SetInsertPoint(After);
+}
+
+void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B) {
+  if (copiesNoDerivativeData(MT))
+    return;
+  MemoryLayout L = copyLayout(MT);
+  if (!L.Pointers)
+    return; // floats only: their adjoints are all zero in this sweep
+  Value *DS = needShadow(MT->getDest(), MT), *SS = needShadow(MT->getSource(), MT);
+  auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+  if (CLen && L.knownWithin(CLen->getZExtValue())) {
+    for (auto &[Off, T] : L.Fields)
+      if (T->isPointerTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
+        Value *P = B.CreateLoad(T, B.CreateConstGEP1_64(B.getInt8Ty(), SS, Off));
+        B.CreateStore(P, B.CreateConstGEP1_64(B.getInt8Ty(), DS, Off));
+      }
+    return;
+  }
+  if (L.Floats.empty()) { // an array of pointers: its shadow is an array of shadow pointers
+    B.CreateMemMove(DS, MT->getDestAlign(), SS, MT->getSourceAlign(), C->getLength());
+    return;
+  }
+  fail(MT, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
+       "copy structs that hold both pointers and floats field by field, or with a constant size");
+}
+
+void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd) {
+  Value *Dst = MI->getDest();
+  if (!shadowed(Dst) || copiesNoDerivativeData(MI))
+    return;
+  Value *DS = revShadow(Dst, B);
+  Value *Len = revPrimal(MI->getLength(), B);
+  if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
+    MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
+    auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+    if (shadowed(MT->getSource()) && CLen && L.knownWithin(CLen->getZExtValue()) && (L.Pointers || L.Floats.size() > 1)) {
+      // A struct with pointers or mixed float widths: each float field at its own width.
+      Value *SS = revShadow(MT->getSource(), B);
+      for (auto &[Off, T] : L.Fields)
+        if (T->isFloatingPointTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
+          Value *PF = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), DS, Off);
+          Value *PI = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), SS, Off);
+          Value *DV = Bd.CreateAlignedLoad(T, PF, Align(1));
+          Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
+          Bd.CreateAlignedStore(ConstantFP::get(T, 0.0), PF, Align(1));
+        }
+      return;
+    }
+    if (shadowed(MT->getSource()) && L.Pointers) {
+      if (!L.Floats.empty())
+        fail(MI, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
+             "copy structs that hold both pointers and floats field by field, or with a constant size");
+      return; // pointers only: no adjoints to move
+    }
+    if (shadowed(MT->getSource())) {
+      // d_src += d_dst; d_dst = 0, element by element.
+      emitAdjointTransfer(Bd, floatElementType(Dst, MI), revShadow(MT->getSource(), B), DS, Len);
+      return;
+    }
+  }
+  // Overwritten memory: the adjoints of what it held before are gone.
+  Bd.CreateMemSet(DS, Bd.getInt8(0), Len, MI->getDestAlign());
+}
+
+
+} // namespace gradient
+} // namespace synthase

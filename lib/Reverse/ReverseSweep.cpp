@@ -1,0 +1,175 @@
+// Reverse mode, adjoint sweep: adjoint slots and the adjoint code of each instruction.
+#include "Reverse/GradientGen.h"
+
+namespace synthase {
+namespace gradient {
+
+AllocaInst *GradientGen::slot(const Value *V) {
+  auto It = Slots.find(V);
+  if (It != Slots.end())
+    return It->second;
+  if (Instruction *T = RevEntry->getTerminator())
+    EntryB->SetInsertPoint(T);
+  Type *T = Act.adjointType(V);
+  AllocaInst *A = EntryB->CreateAlloca(T, nullptr, V->getName() + ".adj");
+  EntryB->CreateStore(Constant::getNullValue(T), A);
+  Slots[V] = A;
+  return A;
+}
+
+void GradientGen::accumulate(IRBuilder<> &Bd, const Value *V, Value *D) {
+  if (!D || isa<Constant>(V) || !active(V))
+    return;
+  AllocaInst *S = slot(V);
+  Bd.CreateStore(addDerivatives(Bd, Bd.CreateLoad(S->getAllocatedType(), S), D), S);
+}
+
+Value *GradientGen::takeAdjoint(IRBuilder<> &Bd, const Value *V) {
+  AllocaInst *S = slot(V);
+  Value *D = Bd.CreateLoad(S->getAllocatedType(), S, V->getName() + ".d");
+  Bd.CreateStore(Constant::getNullValue(S->getAllocatedType()), S); // the next iteration starts afresh
+  return D;
+}
+
+Value *GradientGen::pushAndPop(Value *AugValue, Type *T, BasicBlock *B) {
+  // One push per (block, value), however many requests reach it: pushes and pops stay paired.
+  Value *&Known = PoppedIn[{B, AugValue}];
+  if (Known)
+    return Known;
+  Pushes[B].insert(AugValue);
+  RevBlock &R = RB[B];
+  IRBuilder<> PB(R.Pops, R.Pops->begin());
+  Known = emitTapePop(E, PB, TapeR, T);
+  return Known;
+}
+
+// Which memory the function may write: loads from memory it never writes can be repeated in the
+// reverse sweep instead of being taped (top level only, see Signature::TopLevel).
+
+void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd) {
+  if (isIgnorableIntrinsic(I))
+    return;
+  if (auto *AI = dyn_cast<AllocaInst>(I)) {
+    if (shadowed(AI)) { // the heap copy made by the forward sweep ends with the variable
+      FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
+      Bd.CreateCall(Free, {revShadow(AI, B)});
+    }
+    return;
+  }
+  if (auto *SI = dyn_cast<StoreInst>(I)) {
+    Value *V = SI->getValueOperand();
+    Type *AT = Act.adjointType(V);
+    bool Moved = Act.IntMoves.count(V) && active(V);
+    if ((carriesDerivative(V->getType()) || Moved) && shadowed(SI->getPointerOperand())) {
+      Value *SP = revShadow(SI->getPointerOperand(), B);
+      Value *D = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, SI->getPointerOperand(), B, AT, false), SI->getAlign());
+      Bd.CreateAlignedStore(Constant::getNullValue(AT), guardRev(Bd, SP, SI->getPointerOperand(), B, AT, true),
+                            SI->getAlign());
+      accumulate(Bd, V, D);
+    } else if (V->getType()->isIntOrIntVectorTy() && shadowed(SI->getPointerOperand()) &&
+               IntOverwrites.count(SI)) {
+      // Float data overwritten by an integer: the adjoint of what it held before ends here.
+      Value *SP = revShadow(SI->getPointerOperand(), B);
+      Bd.CreateAlignedStore(Constant::getNullValue(V->getType()),
+                            guardRev(Bd, SP, SI->getPointerOperand(), B, V->getType(), true), SI->getAlign());
+    }
+    return;
+  }
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    if (!findLocalRule(I) && classify(I) != RuleClass::Inactive)
+      return reverseCall(CB, B, Bd);
+  }
+  if (!active(I))
+    return;
+  Value *D = takeAdjoint(Bd, I);
+  auto primal = [&](Value *V) { return revPrimal(V, B); };
+  if (const LocalRule *R = findLocalRule(I)) {
+    for (unsigned Pos : differentiableOperands(R, I)) {
+      Value *Op = ruleOperand(I, Pos);
+      if (!active(Op))
+        continue;
+      // Partials are built in the body so their primal inputs come from pops/remat above.
+      Value *P = localPartial(R, I, Pos, Bd, primal);
+      accumulate(Bd, Op, scalePartial(R, I, Pos, P, D, Bd));
+    }
+    return;
+  }
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    Value *SP = revShadow(LI->getPointerOperand(), B);
+    Type *AT = Act.adjointType(I);
+    Value *Old = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, LI->getPointerOperand(), B, AT, false), LI->getAlign());
+    Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), guardRev(Bd, SP, LI->getPointerOperand(), B, AT, true),
+                          LI->getAlign());
+    return;
+  }
+  Type *T = I->getType();
+  switch (I->getOpcode()) {
+  case Instruction::FPTrunc:
+  case Instruction::FPExt:
+    return accumulate(Bd, I->getOperand(0), Bd.CreateFPCast(D, I->getOperand(0)->getType()));
+  case Instruction::BitCast:
+    return accumulate(Bd, I->getOperand(0), Bd.CreateBitCast(D, Act.adjointType(I->getOperand(0))));
+  case Instruction::Freeze:
+    return accumulate(Bd, I->getOperand(0), D);
+  case Instruction::Select: {
+    auto *S = cast<SelectInst>(I);
+    Value *C = primal(S->getCondition());
+    Value *Z = Constant::getNullValue(Act.adjointType(I));
+    accumulate(Bd, S->getTrueValue(), Bd.CreateSelect(C, D, Z));
+    accumulate(Bd, S->getFalseValue(), Bd.CreateSelect(C, Z, D));
+    return;
+  }
+  case Instruction::ExtractElement: {
+    Value *Vec = I->getOperand(0);
+    accumulate(Bd, Vec, Bd.CreateInsertElement(Constant::getNullValue(Act.adjointType(Vec)), D, primal(I->getOperand(1))));
+    return;
+  }
+  case Instruction::InsertElement: {
+    Value *Idx = primal(I->getOperand(2));
+    accumulate(Bd, I->getOperand(1), Bd.CreateExtractElement(D, Idx));
+    accumulate(Bd, I->getOperand(0),
+               Bd.CreateInsertElement(D, Constant::getNullValue(D->getType()->getScalarType()), Idx));
+    return;
+  }
+  case Instruction::ShuffleVector: {
+    auto *SV = cast<ShuffleVectorInst>(I);
+    auto *InTy = cast<FixedVectorType>(Act.adjointType(SV->getOperand(0)));
+    unsigned NIn = InTy->getNumElements();
+    Value *DA = Constant::getNullValue(InTy), *DB = Constant::getNullValue(InTy);
+    for (unsigned j = 0; j < SV->getShuffleMask().size(); ++j) {
+      int M = SV->getMaskValue(j);
+      if (M < 0)
+        continue;
+      Value *Dj = Bd.CreateExtractElement(D, Bd.getInt32(j));
+      Value *&Acc = (unsigned)M < NIn ? DA : DB;
+      unsigned L = (unsigned)M % NIn;
+      Acc = Bd.CreateInsertElement(Acc, Bd.CreateFAdd(Bd.CreateExtractElement(Acc, Bd.getInt32(L)), Dj), Bd.getInt32(L));
+    }
+    accumulate(Bd, SV->getOperand(0), DA);
+    accumulate(Bd, SV->getOperand(1), DB);
+    return;
+  }
+  case Instruction::ExtractValue: {
+    auto *EV = cast<ExtractValueInst>(I);
+    Value *Agg = EV->getAggregateOperand();
+    accumulate(Bd, Agg, Bd.CreateInsertValue(Constant::getNullValue(Agg->getType()), D, EV->getIndices()));
+    return;
+  }
+  case Instruction::InsertValue: {
+    auto *IV = cast<InsertValueInst>(I);
+    Value *In = IV->getInsertedValueOperand();
+    if (carriesDerivative(In->getType()))
+      accumulate(Bd, In, Bd.CreateExtractValue(D, IV->getIndices()));
+    accumulate(Bd, IV->getAggregateOperand(), Bd.CreateInsertValue(D, Constant::getNullValue(In->getType()), IV->getIndices()));
+    return;
+  }
+  default:
+    break;
+  }
+  fail(I, "reverse mode has no derivative rule for this instruction",
+       "if this value should carry no derivative, mark the inputs it depends on enzyme_const");
+}
+
+
+} // namespace gradient
+} // namespace synthase
