@@ -240,6 +240,31 @@ static void inlineCallees(Function &F) {
   }
 }
 
+/// A file-local global that nothing ever writes (`static void *(*alloc)(size_t) = malloc;` at
+/// -O0) holds its initializer: loads of it become that constant, so a function pointer kept
+/// there is seen as the function it names.
+static void foldNeverWrittenGlobals(Function &F) {
+  auto onlyLoaded = [](GlobalVariable *G) {
+    for (const User *U : G->users()) {
+      auto *LI = dyn_cast<LoadInst>(U);
+      if (!LI || LI->isVolatile() || LI->getPointerOperand() != G)
+        return false;
+    }
+    return true;
+  };
+  SmallVector<LoadInst *, 8> Loads;
+  for (Instruction &I : instructions(F))
+    if (auto *LI = dyn_cast<LoadInst>(&I))
+      if (auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()))
+        if (G->hasLocalLinkage() && G->hasDefinitiveInitializer() && !G->isExternallyInitialized() &&
+            G->getValueType() == LI->getType() && !LI->isVolatile() && onlyLoaded(G))
+          Loads.push_back(LI);
+  for (LoadInst *LI : Loads) {
+    LI->replaceAllUsesWith(cast<GlobalVariable>(LI->getPointerOperand())->getInitializer());
+    LI->eraseFromParent();
+  }
+}
+
 Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   ValueToValueMapTy VMap;
   Function *C = CloneFunction(&F, VMap);
@@ -248,7 +273,9 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr(Attribute::OptimizeNone);
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
+  foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
+  foldNeverWrittenGlobals(*C);
   privatizeTapeArena(*C);
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers

@@ -1,6 +1,7 @@
 // Forward mode: the tangent function carries, next to every primal value, its tangent in each lane
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
+#include "Analysis/FloatFreeMemory.h"
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryLayout.h"
 #include "llvm/IR/InstIterator.h"
@@ -419,7 +420,12 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
       return;
     }
   }
-  bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); });
+  auto floatFree = [&](Value *V) {
+    return V->getType()->isPointerTy() && pointsToFloatFreeMemory(V, [&](const Value *S) {
+             return active(const_cast<Value *>(S));
+           });
+  };
+  bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()) && !floatFree(U.get()); });
   if (Callee && !Callee->isDeclaration())
     return visitDefinedCall(I, C, Callee, B);
   if (!AnyActiveArg)
@@ -428,7 +434,7 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   if (Callee && isKnownInactiveCallee(Name))
     return;
   bool WritesActiveMemory = !I->onlyReadsMemory() && any_of(I->args(), [&](Use &U) {
-                              return U->getType()->isPointerTy() && active(U.get());
+                              return U->getType()->isPointerTy() && active(U.get()) && !floatFree(U.get());
                             });
   if (carriesDerivative(I->getType()) || WritesActiveMemory || !Callee) {
     refuseUnknownCallee(Sig.Fn, I);

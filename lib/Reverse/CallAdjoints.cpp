@@ -1,5 +1,6 @@
 // Calls in reverse mode: allocators, callees with their own gradient pair, rule-table functions.
 #include "Reverse/GradientGen.h"
+#include "Analysis/FloatFreeMemory.h"
 
 namespace synthase {
 namespace gradient {
@@ -75,7 +76,8 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   // A bodiless callee: only a problem if derivatives would have to flow through it.
   bool ActiveIn = any_of(CB->args(), [&](Use &U) { return active(U.get()); });
   bool WritesShadowed = !CB->onlyReadsMemory() && any_of(CB->args(), [&](Use &U) {
-                          return U->getType()->isPointerTy() && shadowed(U.get());
+                          return U->getType()->isPointerTy() && shadowed(U.get()) &&
+                                 !pointsToFloatFreeMemory(U.get(), [&](const Value *V) { return Act.Varied.count(V) > 0; });
                         });
   if (G && isKnownInactiveCallee(G->getName()))
     return;
