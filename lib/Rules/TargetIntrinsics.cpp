@@ -140,6 +140,12 @@ Fam familyOf(StringRef N) {
 /// operations (y0·(1.5 - 0.5·x·y0²), y0·(2 - x·y0)).
 bool refinedByNewton(const CallBase *CB) {
   const Value *X = CB->getArgOperand(0);
+  // The input, or the input scaled by a constant (0.5·x is often formed first).
+  SmallPtrSet<const Value *, 4> Input{X};
+  for (const User *U : X->users())
+    if (auto *BO = dyn_cast<BinaryOperator>(U); BO && BO->getOpcode() == Instruction::FMul &&
+                                                (isa<Constant>(BO->getOperand(0)) || isa<Constant>(BO->getOperand(1))))
+      Input.insert(BO);
   SmallVector<std::pair<const Value *, unsigned>, 16> Work{{CB, 0}};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty()) {
@@ -155,7 +161,7 @@ bool refinedByNewton(const CallBase *CB) {
         Arith |= II->getIntrinsicID() == Intrinsic::fma || II->getIntrinsicID() == Intrinsic::fmuladd;
       if (!Arith)
         continue;
-      if (is_contained(I->operands(), X))
+      if (any_of(I->operands(), [&](const Use &Op) { return Input.count(Op.get()) > 0; }))
         return true;
       Work.push_back({I, Depth + 1});
     }
