@@ -1,4 +1,5 @@
 #include "Analysis/MemoryLayout.h"
+#include "Analysis/TypedCopies.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "llvm/ADT/SmallVector.h"
@@ -38,6 +39,22 @@ bool MemoryLayout::floatsWithin(uint64_t Len) const {
     if (T->isFloatingPointTy() && Off >= 0 && (uint64_t)Off < Len)
       return true;
   return false;
+}
+
+Type *MemoryLayout::floatFieldsOverlapping(const DataLayout &DL, uint64_t Len, bool &Mixed) const {
+  Type *One = nullptr;
+  Mixed = false;
+  for (auto &[Off, T] : Fields) {
+    if (!T->isFloatingPointTy())
+      continue;
+    int64_t End = Off + (int64_t)DL.getTypeStoreSize(T);
+    if (End <= 0 || Off >= (int64_t)Len)
+      continue;
+    if (Off < 0 || End > (int64_t)Len || (One && One != T))
+      Mixed = true;
+    One = T;
+  }
+  return One;
 }
 
 /// Records the scalars of an access of type T at Off (unknown offset when Off is empty).
@@ -92,6 +109,11 @@ MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
     L.Complete = false;
   }
   SmallVector<std::pair<const Value *, std::optional<int64_t>>, 16> Work{{Base, Start}};
+  // An element of an array of structs at a run-time index (`&a[i]`, struct assignment in a loop):
+  // the GEP's type states the layout of the bytes at Ptr, though their offset in the object is
+  // not known.
+  if (auto *G = dyn_cast<GEPOperator>(Ptr); G && G->getNumIndices() == 1 && G->getSourceElementType()->isStructTy())
+    hint(DL, L, G->getSourceElementType(), 0);
   if (auto *AI = dyn_cast<AllocaInst>(Base))
     hint(DL, L, AI->getAllocatedType(), Start);
   else if (auto *GV = dyn_cast<GlobalVariable>(Base))
@@ -159,12 +181,19 @@ MemoryLayout moveLayout(const DataLayout &DL, const LoadInst *L) {
 
 Type *floatTypeOfIntMove(const DataLayout &DL, const LoadInst *L) {
   Type *IT = L->getType();
-  if (!IT->isIntOrIntVectorTy())
+  if (!IT->isIntOrIntVectorTy() || movesNoDerivativeData(L))
     return nullptr;
   MemoryLayout Lay = moveLayout(DL, L);
   uint64_t Bits = DL.getTypeSizeInBits(IT).getFixedValue();
   Type *FT = nullptr;
-  if (Lay.Floats.size() == 1)
+  if (Lay.Floats.size() > 1 && Lay.knownWithin(Bits / 8)) {
+    // A struct {double; float;}: the fields inside the moved bytes decide, and padding or an
+    // integer between them is not float data at all.
+    bool Mixed;
+    FT = Lay.floatFieldsOverlapping(DL, Bits / 8, Mixed);
+    if (Mixed || !FT)
+      return nullptr;
+  } else if (Lay.Floats.size() == 1)
     FT = *Lay.Floats.begin();
   else if (Lay.Floats.empty() && Lay.Pointers)
     return nullptr; // pointers moved as integers: their shadows move in the forward sweep

@@ -31,6 +31,10 @@ struct MemoryLayout {
   bool knownWithin(uint64_t Len) const;
   /// The float types accessed at constant offsets inside [0, Len).
   bool floatsWithin(uint64_t Len) const;
+  /// For bytes [0, Len) moved as an integer when the object mixes float widths: the one float type
+  /// of the fields overlapping them (null when none do: padding or integers), Mixed when they
+  /// have several types or a field sticks out of the range.
+  llvm::Type *floatFieldsOverlapping(const llvm::DataLayout &DL, uint64_t Len, bool &Mixed) const;
 };
 
 /// The layout of the memory at Ptr as the function accesses it through Ptr's underlying object.

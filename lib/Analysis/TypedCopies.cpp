@@ -13,6 +13,8 @@ static constexpr uint64_t MaxExpandedBytes = 512;
 
 bool copiesNoDerivativeData(const MemIntrinsic *MI) { return MI->getMetadata(NoDerivativeKind) != nullptr; }
 
+bool movesNoDerivativeData(const Instruction *I) { return I->getMetadata(NoDerivativeKind) != nullptr; }
+
 void expandTypedCopies(Function &F) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   SmallVector<MemCpyInst *, 8> Copies;
@@ -47,9 +49,25 @@ void expandTypedCopies(Function &F) {
     auto gap = [&](uint64_t From, uint64_t To) {
       if (To <= From)
         return;
-      CallInst *G = B.CreateMemCpy(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, From), Align(1),
-                                   B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, From), Align(1), To - From);
-      G->setMetadata(NoDerivativeKind, MDNode::get(F.getContext(), {}));
+      if (To - From > 16) {
+        CallInst *G = B.CreateMemCpy(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, From), Align(1),
+                                     B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, From), Align(1), To - From);
+        G->setMetadata(NoDerivativeKind, MDNode::get(F.getContext(), {}));
+        return;
+      }
+      // Small gaps (an int field, padding) as marked integer moves: simplification would turn a
+      // memcpy into unmarked ones, which look like float bits moved at the wrong width.
+      for (uint64_t At = From; At < To;) {
+        uint64_t Piece = 8;
+        while (Piece > To - At || At % Piece)
+          Piece /= 2;
+        Type *IT = B.getIntNTy(8 * Piece);
+        LoadInst *V = B.CreateAlignedLoad(IT, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, At), Align(1));
+        StoreInst *S = B.CreateAlignedStore(V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, At), Align(1));
+        V->setMetadata(NoDerivativeKind, MDNode::get(F.getContext(), {}));
+        S->setMetadata(NoDerivativeKind, MDNode::get(F.getContext(), {}));
+        At += Piece;
+      }
     };
     uint64_t Cursor = 0;
     for (auto &[Off, T] : Fields) {

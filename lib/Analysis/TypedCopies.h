@@ -14,5 +14,7 @@ void expandTypedCopies(llvm::Function &F);
 
 /// True for a copy expandTypedCopies made of bytes that hold no float and no pointer.
 bool copiesNoDerivativeData(const llvm::MemIntrinsic *MI);
+/// True for an integer load or store expandTypedCopies made of such bytes (a small gap).
+bool movesNoDerivativeData(const llvm::Instruction *I);
 
 } // namespace synthase

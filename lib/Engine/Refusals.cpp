@@ -1,5 +1,6 @@
 #include "Engine/Refusals.h"
 #include "Support/Diagnostics.h"
+#include "Rules/CallJacobians.h"
 #include "llvm/Analysis/ValueTracking.h"
 
 using namespace llvm;
@@ -25,7 +26,10 @@ void refuseAtomic(const Function *Fn, const Instruction *I) {
 }
 
 void refuseUnknownCallee(const Function *Fn, const CallBase *CB) {
-  if (const Function *G = CB->getCalledFunction())
+  std::string Msg, Hint;
+  if (explainMissingCallRule(CB, Msg, Hint))
+    reportError(Fn, CB, Msg, Hint);
+  else if (const Function *G = CB->getCalledFunction())
     reportError(Fn, CB,
                 "cannot differentiate call to external function '" + displayName(G->getName()) +
                     "': it has no body in this module and no known derivative",

@@ -11,6 +11,7 @@
 #include "Engine/Refusals.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
+#include "Rules/CallJacobians.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/Constants.h"
@@ -149,9 +150,14 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     return;
   }
   case RuleClass::Unknown:
-    if (any_of(I->operands(), [&](Use &U) { return active(U.get()); }))
-      fail(I, "no derivative rule for this instruction",
-           "file an issue with this instruction; as a workaround mark its inputs enzyme_const");
+    if (any_of(I->operands(), [&](Use &U) { return active(U.get()); })) {
+      std::string Msg, Hint;
+      if (auto *CB = dyn_cast<CallBase>(I); CB && explainMissingCallRule(CB, Msg, Hint))
+        fail(I, Msg, Hint);
+      else
+        fail(I, "no derivative rule for this instruction",
+             "file an issue with this instruction; as a workaround mark its inputs enzyme_const");
+    }
     return;
   case RuleClass::Structural:
     break;
@@ -354,6 +360,14 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   Function *Callee = I->getCalledFunction();
   if (isIgnorableIntrinsic(I))
     return;
+  if (hasJacobianRule(I)) {
+    if (any_of(I->args(), [&](Use &U) { return activeArg(U.get()); }))
+      Tan[I] = jacobianTangents(I, B, [&](Value *V) { return primal(V); }, W, [&](unsigned A, unsigned l) {
+        Value *Arg = I->getArgOperand(A);
+        return activeArg(Arg) ? lane(Arg, l) : nullptr;
+      });
+    return;
+  }
   if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
     Value *Dst = MI->getDest();
     if (!active(Dst)) {

@@ -9,6 +9,13 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   Function *G = CB->getCalledFunction();
   if (auto *MI = dyn_cast<MemIntrinsic>(CB))
     return reverseMemTransfer(MI, B, Bd);
+  if (hasJacobianRule(CB)) {
+    if (active(CB))
+      jacobianAdjoints(CB, Bd, [&](Value *V) { return revPrimal(V, B); }, takeAdjoint(Bd, CB),
+                       [&](unsigned A) { return active(CB->getArgOperand(A)); },
+                       [&](unsigned A, Value *D) { accumulate(Bd, CB->getArgOperand(A), D); });
+    return;
+  }
   if (std::optional<Allocator> A = allocatorFor(G)) {
     auto revArg = [&](unsigned K) { return revPrimal(CB->getArgOperand(K), B); };
     switch (A->Role) {

@@ -240,6 +240,12 @@ void GradientGen::classifyIntegerStores() {
       auto *L = dyn_cast<LoadInst>(V);
       MemoryLayout Lay = L && shadowed(L->getPointerOperand()) ? moveLayout(DL, L)
                                                                : accessLayout(DL, SI->getPointerOperand());
+      if (movesNoDerivativeData(SI) || (L && movesNoDerivativeData(L)))
+        continue;
+      uint64_t Bytes = DL.getTypeStoreSize(V->getType());
+      bool Mixed = false;
+      if (Lay.Floats.size() > 1 && Lay.knownWithin(Bytes) && !Lay.floatFieldsOverlapping(DL, Bytes, Mixed) && !Mixed)
+        continue; // padding or an integer field of a struct that also holds floats of two widths
       if (L && shadowed(L->getPointerOperand()) && Lay.Floats.empty() && Lay.Pointers) {
         PointerMoves.insert(SI);
       } else if (L && shadowed(L->getPointerOperand()) && !Lay.Floats.empty() && !Act.IntMoves.count(V)) {

@@ -18,6 +18,7 @@
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
+#include "Rules/CallJacobians.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"

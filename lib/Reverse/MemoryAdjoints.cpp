@@ -42,6 +42,80 @@ Type *GradientGen::floatElementType(Value *Ptr, Instruction *At) {
   return Seen.empty() ? Type::getDoubleTy(Src->getContext()) : *Seen.begin();
 }
 
+/// The struct type an object is indexed by (`getelementptr %struct.S, ptr %p, i64 %i`) when its
+/// float fields have several widths: a copy of a run-time number of them moves each field's
+/// adjoint at its own width. Null when there is no such single type.
+static StructType *mixedStructElement(const DataLayout &DL, const Value *Ptr) {
+  const Value *U = getUnderlyingObject(Ptr, 12);
+  StructType *Found = nullptr;
+  SmallVector<const Value *, 16> Work{U};
+  SmallPtrSet<const Value *, 32> Visited;
+  while (!Work.empty() && Visited.size() < 512) {
+    const Value *V = Work.pop_back_val();
+    if (!Visited.insert(V).second)
+      continue;
+    for (const User *Us : V->users()) {
+      if (auto *G = dyn_cast<GetElementPtrInst>(Us)) {
+        if (auto *ST = dyn_cast<StructType>(G->getSourceElementType()); ST && G->getNumIndices() >= 1) {
+          if (Found && Found != ST)
+            return nullptr;
+          Found = ST;
+        }
+        Work.push_back(Us);
+      } else if (isa<BitCastInst>(Us) || isa<PHINode>(Us) || isa<SelectInst>(Us)) {
+        Work.push_back(Us);
+      }
+    }
+  }
+  if (!Found || Found->isOpaque())
+    return nullptr;
+  return Found;
+}
+
+/// The float fields of T with their byte offsets.
+static void floatFields(const DataLayout &DL, Type *T, uint64_t Off, SmallVectorImpl<std::pair<uint64_t, Type *>> &Out) {
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned i = 0; i < ST->getNumElements(); ++i)
+      floatFields(DL, ST->getElementType(i), Off + SL->getElementOffset(i), Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t ES = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t i = 0; i < AT->getNumElements(); ++i)
+      floatFields(DL, AT->getElementType(), Off + i * ES, Out);
+  } else if (T->isFloatingPointTy()) {
+    Out.push_back({Off, T});
+  }
+}
+
+/// Into[k].f += From[k].f; From[k].f = 0 for every float field f of the Bytes / sizeof(ST) elements.
+static void emitStructAdjointTransfer(IRBuilder<> &Bd, const DataLayout &DL, StructType *ST, Value *Into,
+                                      Value *From, Value *Bytes) {
+  SmallVector<std::pair<uint64_t, Type *>, 8> Fields;
+  floatFields(DL, ST, 0, Fields);
+  uint64_t ES = DL.getTypeAllocSize(ST);
+  Function *F = Bd.GetInsertBlock()->getParent();
+  BasicBlock *Pre = Bd.GetInsertBlock();
+  Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Bytes, Bd.getInt64Ty()), Bd.getInt64(ES));
+  BasicBlock *Loop = BasicBlock::Create(F->getContext(), "adjoint.copy.struct", F);
+  BasicBlock *After = BasicBlock::Create(F->getContext(), "adjoint.copy.struct.done", F);
+  Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
+  IRBuilder<> LB(Loop);
+  PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
+  K->addIncoming(LB.getInt64(0), Pre);
+  Value *Base = LB.CreateMul(K, LB.getInt64(ES));
+  for (auto &[Off, T] : Fields) {
+    Value *At = LB.CreateAdd(Base, LB.getInt64(Off));
+    Value *PF = LB.CreateGEP(LB.getInt8Ty(), From, At), *PI = LB.CreateGEP(LB.getInt8Ty(), Into, At);
+    Value *DV = LB.CreateAlignedLoad(T, PF, Align(1));
+    LB.CreateAlignedStore(LB.CreateFAdd(LB.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
+    LB.CreateAlignedStore(ConstantFP::get(T, 0.0), PF, Align(1));
+  }
+  Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
+  K->addIncoming(K1, Loop);
+  LB.CreateCondBr(LB.CreateICmpULT(K1, N), Loop, After);
+  Bd.SetInsertPoint(After);
+}
+
 void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes) {
   uint64_t ES = DL.getTypeAllocSize(ET);
   Function *F = Bd.GetInsertBlock()->getParent();
@@ -114,6 +188,15 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
         fail(MI, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
              "copy structs that hold both pointers and floats field by field, or with a constant size");
       return; // pointers only: no adjoints to move
+    }
+    if (shadowed(MT->getSource()) && L.Floats.size() > 1) {
+      StructType *ST = mixedStructElement(DL, Dst);
+      if (!ST)
+        ST = mixedStructElement(DL, MT->getSource());
+      if (ST) { // an array of struct {double; float;}: each field at its own width
+        emitStructAdjointTransfer(Bd, DL, ST, revShadow(MT->getSource(), B), DS, Len);
+        return;
+      }
     }
     if (shadowed(MT->getSource())) {
       // d_src += d_dst; d_dst = 0, element by element.

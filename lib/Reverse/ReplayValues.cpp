@@ -25,7 +25,7 @@ void GradientGen::analyzeWrites() {
       else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
         noteWrite(MI->getDest());
       else if (auto *CB = dyn_cast<CallBase>(&I)) {
-        if (isIgnorableIntrinsic(&I) || findLocalRule(&I) || CB->onlyReadsMemory() ||
+        if (isIgnorableIntrinsic(&I) || findLocalRule(&I) || CB->onlyReadsMemory() || hasJacobianRule(CB) ||
             classify(&I) == RuleClass::Inactive)
           continue;
         Function *G = CB->getCalledFunction();

@@ -1,5 +1,6 @@
 #include "Rules/Rules.h"
 #include "Rules/SpecialFunctions.h"
+#include "Rules/CallJacobians.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
@@ -380,6 +381,12 @@ const LocalRule *findLocalRule(const Instruction *I) {
 RuleClass classify(const Instruction *I) {
   if (findLocalRule(I))
     return RuleClass::Local;
+  if (auto *CB = dyn_cast<CallBase>(I)) { // see CallJacobians.h: each mode applies the matrix
+    if (hasJacobianRule(CB))
+      return RuleClass::Structural;
+    if (isInactiveTargetIntrinsic(CB))
+      return RuleClass::Inactive;
+  }
   if (auto *II = dyn_cast<IntrinsicInst>(I)) {
     Intrinsic::ID Id = II->getIntrinsicID();
     if (isZeroDerivativeIntrinsic(Id) || isIgnorableIntrinsic(I))
