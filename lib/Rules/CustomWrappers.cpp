@@ -126,6 +126,15 @@ SmallVector<Value *, 16> reverseArgs(const Wrapper &W, FunctionType *FT) {
   return A;
 }
 
+/// An invalid wrapper is reported and reduced to a declaration, so the module stays valid.
+bool verified(Engine &E, Function *F, Function *Source) {
+  if (E.verifyGenerated(F, Source))
+    return true;
+  F->deleteBody();
+  F->setLinkage(GlobalValue::ExternalLinkage);
+  return false;
+}
+
 void markUsed(const CustomRule &R) {
   R.Reg->setMetadata(CustomUsedMD, MDNode::get(R.Reg->getContext(), {}));
 }
@@ -181,7 +190,7 @@ Function *CustomDerivatives::tangent(Engine &E, const Signature &S) {
     B.CreateRet(Out[0]);
   else
     B.CreateAggregateRet(Out.data(), Out.size());
-  return Wr.NF;
+  return verified(E, Wr.NF, S.Fn) ? Wr.NF : nullptr;
 }
 
 GradientPair CustomDerivatives::gradient(Engine &E, const Signature &S) {
@@ -216,6 +225,7 @@ GradientPair CustomDerivatives::gradient(Engine &E, const Signature &S) {
   if (AL.Shadow != -1)
     Shadow = UR.part(B, AL.Shadow, RT);
   bool Taped = AL.Tape != -1 && R.RevTakesTape;
+  Value *UserTape = Taped ? UR.part(B, AL.Tape, R.TapeTy) : nullptr;
   ReturnInst *Ret;
   if (RT->isVoidTy()) {
     Ret = B.CreateRetVoid();
@@ -234,7 +244,7 @@ GradientPair CustomDerivatives::gradient(Engine &E, const Signature &S) {
     Ret = B.CreateRet(Primal);
   }
   if (Taped)
-    emitTapePush(E, Ret, A.Extra.back(), UR.part(B, AL.Tape, R.TapeTy));
+    emitTapePush(E, Ret, A.Extra.back(), UserTape);
 
   // The reverse sweep: the user's adjoints of f's float arguments, picked for the Out arguments.
   SmallVector<Type *, 2> Extra;
@@ -277,6 +287,8 @@ GradientPair CustomDerivatives::gradient(Engine &E, const Signature &S) {
     RB.CreateRet(Adj[0]);
   else
     RB.CreateAggregateRet(Adj.data(), Adj.size());
+  if (!verified(E, A.NF, S.Fn) || !verified(E, V.NF, S.Fn))
+    return {};
   GradientPair GP;
   GP.Augmented = A.NF;
   GP.Reverse = V.NF;
