@@ -121,6 +121,9 @@ int main(void) {
     double r = __enzyme_autodiff((void *)uses_lin, x), t = __enzyme_fwddiff((void *)uses_lin, x, 1.0);
     CHECK_CLOSE(r, 8 * x, 1e-15, "reverse uses the registered 5, not the body's 3, at %g", x);
     CHECK_CLOSE(t, r, 1e-15, "forward = reverse at %g", x);
+    /* f itself as the function to differentiate: the registration is used there too */
+    CHECK_CLOSE(__enzyme_autodiff((void *)lin, x), 5, 0, "top-level reverse at %g", x);
+    CHECK_CLOSE(__enzyme_fwddiff((void *)lin, x, 1.0), 5, 0, "top-level forward at %g", x);
   }
 
   /* 3: the tape is pushed and popped once per call in the loop */
