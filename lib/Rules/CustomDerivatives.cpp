@@ -309,7 +309,8 @@ void CustomDerivatives::finish(Module &M, Stage When) {
              displayName(F->getName()) + "', which is never called in this module")
                 .str(),
             DS_Warning));
-  removeFromUsedLists(M, [&](Constant *C) { return Gone.count(C) > 0; });
+  if (!Gone.empty())
+    removeFromUsedLists(M, [&](Constant *C) { return Gone.count(C) > 0; });
   for (GlobalVariable *G : Regs) {
     G->removeDeadConstantUsers();
     if (G->use_empty())
