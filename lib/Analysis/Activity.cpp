@@ -3,6 +3,7 @@
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Engine.h"
 #include "Rules/Allocators.h"
+#include "Rules/CustomDerivatives.h"
 #include "Rules/Rules.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -89,7 +90,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           auto *TLA = dyn_cast<IntrinsicInst>(CB);
           S = isAllocator(G) ||
               (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address && shadowed(TLA->getArgOperand(0))) ||
-              (G && !G->isDeclaration() &&
+              (G && (!G->isDeclaration() || hasCustomDerivative(G)) &&
                any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }));
         }
         else if (auto *LI = dyn_cast<LoadInst>(&I))

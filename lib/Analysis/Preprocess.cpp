@@ -220,6 +220,8 @@ static void inlineCallees(Function &F) {
       Function *G = CB->getCalledFunction();
       if (G->hasFnAttribute(TapeRuntimeAttr))
         continue; // the tape arena's helpers, see privatizeTapeArena
+      if (hasCustomDerivative(G))
+        continue; // a registered derivative replaces the call, so the call must stay
       auto It = RecursiveCache.find(G);
       bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
       if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize) {

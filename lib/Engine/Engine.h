@@ -3,6 +3,7 @@
 #pragma once
 #include "CallSite/DiffCall.h"
 #include "Analysis/Preprocess.h"
+#include "Rules/CustomDerivatives.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
@@ -80,6 +81,8 @@ public:
   /// diagnostic naming the function instead of a crash further down the pipeline.
   bool verifyGenerated(llvm::Function *F, llvm::Function *Source);
   llvm::Module &module() { return M; }
+  /// Registered custom derivatives (Rules/CustomDerivatives.h).
+  CustomDerivatives &customs() { return Custom; }
   /// Drops the simplified clones once lowering is done.
   void cleanup();
 
@@ -105,6 +108,7 @@ private:
   llvm::SmallPtrSet<llvm::Function *, 16> Generated;
   llvm::StructType *TapeTy = nullptr;
   llvm::DenseMap<llvm::Function *, uint64_t> TapeBounds;
+  CustomDerivatives Custom;
 };
 
 /// Kinds of external callee the engine knows to carry no derivative (I/O, clocks, RNG, aborts).

@@ -440,7 +440,7 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
            });
   };
   bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()) && !floatFree(U.get()); });
-  if (Callee && !Callee->isDeclaration())
+  if (Callee && (!Callee->isDeclaration() || hasCustomForward(Callee)))
     return visitDefinedCall(I, C, Callee, B);
   if (!AnyActiveArg)
     return; // an inactive call runs as it is
@@ -586,6 +586,8 @@ Function *Engine::tangentFunction(const Signature &S) {
   auto It = Tangents.find(S);
   if (It != Tangents.end())
     return It->second;
+  if (Custom.forwardRule(S.Fn))
+    return Tangents[S] = Custom.tangent(*this, S);
   Function *Src = primalOf(S.Fn);
   Type *RT = Src->getReturnType();
   SmallVector<Type *, 5> RetParts;

@@ -405,15 +405,8 @@ static bool dropTypeHints(Module &M) {
 }
 
 /// Other parts of Enzyme's API are not implemented: say so at compile time, not at link time.
+/// (Custom-derivative registrations are read by Rules/CustomDerivatives.cpp.)
 static void reportUnsupportedEnzymeApi(Module &M, const Options &O) {
-  for (GlobalVariable &G : M.globals())
-    if (G.getName().starts_with("__enzyme_register_") && !G.isDeclaration())
-    {
-      std::string Msg = ("synthase: custom derivative registration '" + G.getName() +
-                         "' is not supported yet and is ignored: Synthase differentiates the "
-                         "function's own body").str();
-      M.getContext().diagnose(DiagnosticInfoGeneric(Msg, DS_Warning));
-    }
   if (O.When == Stage::Compile)
     return;
   for (Function &F : M) {
@@ -435,6 +428,7 @@ bool lowerModule(Module &M, const Options &O) {
     M.print(errs() << "; *** Synthase: module before AD ***\n", nullptr);
   Engine E(M);
   registerUserAllocators(M);
+  E.customs().read(M, O.When);
   bool Changed = dropTypeHints(M);
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
@@ -452,6 +446,7 @@ bool lowerModule(Module &M, const Options &O) {
   if (O.When != Stage::Compile)
     reportUnloweredEntryPoints(M);
   reportUnsupportedEnzymeApi(M, O);
+  E.customs().finish(M, O.When);
   if (Changed) {
     std::string Msg;
     raw_string_ostream OS(Msg);

@@ -58,7 +58,7 @@ bool isDefinedCall(const Instruction *I) {
   if (!CB || isa<IntrinsicInst>(I) || findLocalRule(I))
     return false;
   Function *G = CB->getCalledFunction();
-  return G && !G->isDeclaration() && !isAllocator(G);
+  return G && (!G->isDeclaration() || hasCustomReverse(G)) && !isAllocator(G);
 }
 
 void GradientGen::augInstruction(Instruction *I) {

@@ -298,6 +298,8 @@ GradientPair Engine::gradientPair(const Signature &S) {
   auto It = Gradients.find(S);
   if (It != Gradients.end())
     return It->second;
+  if (Custom.reverseRule(S.Fn))
+    return Gradients[S] = Custom.gradient(*this, S);
   Function *Src = primalOf(S.Fn);
   GradientGen G(*this, S, Src);
   // Recursive calls see the pair being built: register declarations first.

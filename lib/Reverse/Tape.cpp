@@ -135,6 +135,18 @@ void emitAllTapePushes(Engine &E, Function &Aug, Value *Tape,
     emitReserve(E, Before, Tape, Bytes);
 }
 
+void emitTapePush(Engine &E, Instruction *Before, Value *Tape, Value *V) {
+  uint64_t Bytes = tapeSlotSize(E.module().getDataLayout(), V->getType());
+  emitReserve(E, Before, Tape, ConstantInt::get(Type::getInt64Ty(V->getContext()), Bytes));
+  IRBuilder<> B(Before);
+  StructType *TT = E.tapeType();
+  Value *TopP = B.CreateStructGEP(TT, Tape, 1);
+  Value *Top = B.CreateLoad(B.getInt64Ty(), TopP, "tape.top");
+  Value *Base = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0), "tape.base");
+  B.CreateAlignedStore(V, B.CreateGEP(B.getInt8Ty(), Base, Top), Align(8));
+  B.CreateStore(B.CreateAdd(Top, B.getInt64(Bytes)), TopP);
+}
+
 Value *emitTapePop(Engine &E, IRBuilder<> &B, Value *Tape, Type *T) {
   StructType *TT = E.tapeType();
   Value *TopP = B.CreateStructGEP(TT, Tape, 1);

@@ -53,6 +53,9 @@ uint64_t tapeSlotSize(const llvm::DataLayout &DL, llvm::Type *T);
 void emitAllTapePushes(Engine &E, llvm::Function &Aug, llvm::Value *Tape,
                        llvm::ArrayRef<std::pair<llvm::BasicBlock *, llvm::SmallVector<llvm::Value *, 8>>> Pushes);
 
+/// Emits a push of V before `Before` (which ends up in a new block if the tape must grow).
+void emitTapePush(Engine &E, llvm::Instruction *Before, llvm::Value *Tape, llvm::Value *V);
+
 /// Emits a pop of a T at B's insertion point.
 llvm::Value *emitTapePop(Engine &E, llvm::IRBuilder<> &B, llvm::Value *Tape, llvm::Type *T);
 
