@@ -19,6 +19,7 @@ for k in ("HOME", "TMPDIR", "CARGO_HOME", "RUSTUP_HOME"):
 
 plugin = os.path.join(b, "lib", "Synthase.so")
 config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%clang-plugin", os.path.join(b, "lib", "SynthaseClang.so")))
 config.substitutions.append(("%synthase-cc", os.path.join(bindir, "synthase-cc")))
 config.substitutions.append(("%synthase-cxx", os.path.join(bindir, "synthase-c++")))
 config.substitutions.append(("%synthase-opt", os.path.join(bindir, "synthase-opt")))

@@ -1,4 +1,5 @@
 #include "Analysis/Activity.h"
+#include "Analysis/UserAnnotations.h"
 #include "Analysis/MemoryLayout.h"
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Engine.h"
@@ -90,7 +91,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           auto *TLA = dyn_cast<IntrinsicInst>(CB);
           S = isAllocator(G) ||
               (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address && shadowed(TLA->getArgOperand(0))) ||
-              (G && (!G->isDeclaration() || hasCustomDerivative(G)) &&
+              (G && (!G->isDeclaration() || hasCustomDerivative(G)) && !isInactiveFunction(G) &&
                any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }));
         }
         else if (auto *LI = dyn_cast<LoadInst>(&I))
@@ -168,7 +169,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
         useful(SI->getValueOperand());
     } else if (auto *CB = dyn_cast<CallBase>(&I)) {
       Function *G = CB->getCalledFunction();
-      if (!findLocalRule(&I) && !isAllocator(G))
+      if (!findLocalRule(&I) && !isAllocator(G) && !isInactiveFunction(G))
         for (Use &U : CB->args())
           useful(U.get());
     } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {

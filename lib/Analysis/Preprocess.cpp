@@ -1,4 +1,5 @@
 #include "Analysis/Preprocess.h"
+#include "Analysis/UserAnnotations.h"
 #include "Analysis/TypedCopies.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
@@ -213,7 +214,7 @@ static void inlineCallees(Function &F) {
           // An allocator's body (a user arena, Rust's shims) is not differentiated: the
           // generators treat its calls as allocations.
           if (!G->isDeclaration() && !G->isVarArg() && G != &F && isa<CallInst>(CB) &&
-              !isAllocator(G))
+              !isAllocator(G) && !isInactiveFunction(G) && !G->hasFnAttribute(AttrFunctionLike))
             Calls.push_back(CB);
     }
     for (CallBase *CB : Calls) {

@@ -1,4 +1,5 @@
 #include "Analysis/UnshadowedMemory.h"
+#include "Analysis/UserAnnotations.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "Support/Diagnostics.h"
@@ -46,6 +47,8 @@ static bool anyDerivedUse(const Value *Base, function_ref<bool(const Use &)> Vis
 
 bool unshadowedWriteIsHarmless(const Function &F, const Value *Ptr) {
   const Value *U = getUnderlyingObject(Ptr, 12);
+  if (isInactiveGlobal(dyn_cast<GlobalVariable>(U)))
+    return true; // the user said it holds no derivative data
   if (!isLocalObject(U))
     return false;
   if (auto *G = dyn_cast<GlobalVariable>(U))

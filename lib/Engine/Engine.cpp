@@ -1,4 +1,5 @@
 #include "Engine/Engine.h"
+#include "Analysis/UserAnnotations.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -50,7 +51,7 @@ static bool holdsFloatData(Type *T) {
 }
 
 GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
-  if (G->isConstant() || !holdsFloatData(G->getValueType()))
+  if (G->isConstant() || isInactiveGlobal(G) || !holdsFloatData(G->getValueType()))
     return nullptr;
   auto It = Shadows.find({G, Lane});
   if (It != Shadows.end())

@@ -1,6 +1,7 @@
 // Lowering of AD call sites: each `__enzyme_autodiff*` / `__enzyme_fwddiff*` call becomes a call
 // of the generated derivative, its result repacked into whatever type the user declared.
 #include "CallSite/DiffCall.h"
+#include "Analysis/UserAnnotations.h"
 #include "Engine/Engine.h"
 #include "Passes/CallChecks.h"
 #include "Passes/Lowering.h"
@@ -429,6 +430,7 @@ bool lowerModule(Module &M, const Options &O) {
   Engine E(M);
   registerUserAllocators(M);
   E.customs().read(M, O.When);
+  applyUserAnnotations(M);
   bool Changed = dropTypeHints(M);
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);

@@ -55,7 +55,7 @@ Signature GradientGen::calleeSignature(CallBase *CB) {
 
 bool isDefinedCall(const Instruction *I) {
   auto *CB = dyn_cast<CallBase>(I);
-  if (!CB || isa<IntrinsicInst>(I) || findLocalRule(I))
+  if (!CB || isa<IntrinsicInst>(I) || findLocalRule(I) || classify(I) == RuleClass::Inactive)
     return false;
   Function *G = CB->getCalledFunction();
   return G && (!G->isDeclaration() || hasCustomReverse(G)) && !isAllocator(G);

@@ -1,6 +1,7 @@
 // Primal values in the reverse sweep: recomputed when pure and cheap, re-read when the memory is
 // never overwritten, hoisted out of counted loops, otherwise popped from the tape.
 #include "Reverse/GradientGen.h"
+#include "Analysis/UserAnnotations.h"
 
 namespace synthase {
 namespace gradient {
@@ -25,8 +26,9 @@ void GradientGen::analyzeWrites() {
       else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
         noteWrite(MI->getDest());
       else if (auto *CB = dyn_cast<CallBase>(&I)) {
+        // A user's inactive function may still overwrite primal memory the reverse sweep reads.
         if (isIgnorableIntrinsic(&I) || findLocalRule(&I) || CB->onlyReadsMemory() || hasJacobianRule(CB) ||
-            classify(&I) == RuleClass::Inactive)
+            (classify(&I) == RuleClass::Inactive && !isInactiveFunction(CB->getCalledFunction())))
           continue;
         Function *G = CB->getCalledFunction();
         std::optional<Allocator> A = allocatorFor(G);

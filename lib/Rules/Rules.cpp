@@ -1,4 +1,5 @@
 #include "Rules/Rules.h"
+#include "Analysis/UserAnnotations.h"
 #include "Rules/SpecialFunctions.h"
 #include "Rules/CallJacobians.h"
 #include "llvm/ADT/StringMap.h"
@@ -117,6 +118,13 @@ static const LocalRule Table[] = {
     {"fma", 3, [](Ctx &c, unsigned i) { return i == 2 ? c.c(1.0) : c.x(1 - i); }},
     // Powers and roots.
     {"sqrt", 1, [](Ctx &c, unsigned) { return c.div(c.c(0.5), c.y()); }, Always},
+    // Not in libm: the target of function-like registrations of hand-written 1/sqrt(x). The
+    // partial is formed from x, not from the (approximate) result.
+    {"rsqrt", 1,
+     [](Ctx &c, unsigned) {
+       return c.neg(c.div(c.c(0.5), c.mul(c.x(0), c.un(Intrinsic::sqrt, c.x(0)))));
+     },
+     Always},
     {"cbrt", 1, [](Ctx &c, unsigned) { return c.div(c.y(), c.mul(c.c(3.0), c.x(0))); }, Always},
     {"pow", 2,
      [](Ctx &c, unsigned i) {
@@ -246,9 +254,23 @@ static bool isZeroDerivativeMath(StringRef N) {
 static bool isMathNameKnown(StringRef N) { return ruleNamed(N) || isZeroDerivativeMath(N); }
 
 StringRef canonicalMathName(const Function *F) {
-  if (!F || !F->isDeclaration())
+  if (!F)
     return "";
-  StringRef N = F->getName();
+  // A user function registered as function-like (`enzyme_math`, Enzyme's IR form) takes the
+  // rule of the function it names; its own body is not differentiated.
+  if (F->hasFnAttribute(AttrFunctionLike))
+    return canonicalMathName(F->getFnAttribute(AttrFunctionLike).getValueAsString());
+  if (!F->isDeclaration())
+    return "";
+  return canonicalMathName(F->getName());
+}
+
+unsigned mathRuleArity(StringRef Canonical) {
+  const LocalRule *R = ruleNamed(Canonical);
+  return R ? R->Arity : 0;
+}
+
+StringRef canonicalMathName(StringRef N) {
   N.consume_front("__");
   N.consume_back("_finite");
   // Instruction-only entries of the table are not library functions.
@@ -409,7 +431,7 @@ RuleClass classify(const Instruction *I) {
   }
   if (auto *CB = dyn_cast<CallBase>(I)) {
     const Function *F = CB->getCalledFunction();
-    if (F && isZeroDerivativeMath(canonicalMathName(F)))
+    if (F && (isZeroDerivativeMath(canonicalMathName(F)) || isInactiveFunction(F)))
       return RuleClass::Inactive;
     return RuleClass::Structural; // calls to defined functions, allocators, unknown callees
   }

@@ -52,6 +52,11 @@ llvm::Value *scalePartial(const LocalRule *R, const llvm::Instruction *I, unsign
 
 /// Canonical libm name for a declared function ("sinf" → "sin"), or "" if it is not libm.
 llvm::StringRef canonicalMathName(const llvm::Function *F);
+/// The same for a bare name ("log1pf" → "log1p"), or "" when the table has no such function.
+llvm::StringRef canonicalMathName(llvm::StringRef Name);
+/// How many leading floating-point arguments the rule for a canonical name differentiates
+/// (0 for functions whose derivative is zero, such as floor).
+unsigned mathRuleArity(llvm::StringRef Canonical);
 
 /// True for calls that never carry derivatives and can be ignored by every mode
 /// (debug info, lifetime markers, assumes, ...).
