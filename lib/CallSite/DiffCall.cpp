@@ -248,6 +248,34 @@ static Value *parseSeed(IRBuilder<> &B, CallBase *CB, unsigned Op, Type *RT) {
   return Seed && K == Leaves.size() ? Seed : nullptr;
 }
 
+/// Width seeds from the trailing operands: Width floats for a return with one float field, or
+/// the leaves of Width values of RT in lane order.
+static bool parseSeedLanes(IRBuilder<> &B, CallBase *CB, unsigned Op, Type *RT, unsigned Width,
+                           SmallVectorImpl<Value *> &Out) {
+  unsigned NOps = CB->arg_size();
+  if (NOps - Op == Width && floatLeafCount(RT) == 1 &&
+      all_of(drop_begin(CB->args(), Op), [](Use &U) { return U->getType()->isFloatingPointTy(); })) {
+    for (unsigned i = Op; i < NOps; ++i)
+      Out.push_back(soleFloatField(B, RT, CB->getArgOperand(i)));
+    return all_of(Out, [](Value *V) { return V != nullptr; });
+  }
+  SmallVector<Value *, 8> Leaves;
+  for (unsigned i = Op; i < NOps; ++i) {
+    Value *V = CB->getArgOperand(i);
+    if (CB->isByValArgument(i))
+      V = B.CreateLoad(CB->getParamByValType(i), V);
+    flattenValue(B, V, Leaves);
+  }
+  unsigned K = 0;
+  for (unsigned L = 0; L < Width; ++L) {
+    Value *Seed = assemble(B, RT, Leaves, K);
+    if (!Seed)
+      return false;
+    Out.push_back(Seed);
+  }
+  return K == Leaves.size();
+}
+
 std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   Function *Caller = CB->getFunction();
   const char *Entry = Mode == DiffMode::Reverse ? "__enzyme_autodiff" : "__enzyme_fwddiff";
@@ -404,7 +432,14 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   }
   Type *RT = DC.Fn->getReturnType();
   if (Op < NOps) {
-    if (Mode == DiffMode::Reverse && floatLeafCount(RT) > 0 && looksLikeSeed(CB, Op, RT)) {
+    if (Mode == DiffMode::Reverse && floatLeafCount(RT) > 0 && looksLikeSeed(CB, Op, RT) && DC.Width > 1) {
+      if (!parseSeedLanes(B, CB, Op, RT, DC.Width, DC.DRetLanes))
+        return fail("the seeds of the return adjoint (the operands after the last argument of '" +
+                        DC.Fn->getName() + "') are not " + Twine(DC.Width) + " values of its return type '" +
+                        printType(RT) + "'",
+                    "with enzyme_width N pass N seeds, one per lane, or none (every lane is seeded with 1)");
+      Op = NOps;
+    } else if (Mode == DiffMode::Reverse && floatLeafCount(RT) > 0 && looksLikeSeed(CB, Op, RT)) {
       DC.DRet = parseSeed(B, CB, Op, RT);
       if (!DC.DRet)
         return fail("the seed of the return adjoint (the operands after the last argument of '" +
@@ -422,7 +457,7 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   }
   // Seeding every field with 1 would return the derivative of the sum of the fields, which is
   // rarely what was meant: a return with several float fields needs its seed spelled out.
-  if (Mode == DiffMode::Reverse && !DC.DRet && floatLeafCount(RT) > 1)
+  if (Mode == DiffMode::Reverse && !DC.DRet && DC.DRetLanes.empty() && floatLeafCount(RT) > 1)
     return fail("'" + DC.Fn->getName() + "' returns '" + printType(RT) + "' with " +
                     Twine(floatLeafCount(RT)) +
                     " floating-point fields, and no seed for the return adjoint was passed",

@@ -40,6 +40,8 @@ struct DiffCall {
   /// Reverse mode: explicit seed of an active return, of the return type (a trailing float, or a
   /// value of the returned struct type); default 1.0 when the return has a single float field.
   llvm::Value *DRet = nullptr;
+  /// Vector reverse mode (Width > 1): one seed per lane, when passed; default 1 in every lane.
+  llvm::SmallVector<llvm::Value *, 4> DRetLanes;
   llvm::Value *SRet = nullptr; ///< where the C ABI wants a large struct result written
 };
 

@@ -133,10 +133,12 @@ bool checkResultShape(const DiffCall &DC) {
       }
   } else {
     for (unsigned i = 0; i < DC.Args.size(); ++i)
-      if (DC.Args[i].Kind == ArgKind::Out) {
-        Parts.push_back(DC.Fn->getArg(i)->getType());
-        Names.push_back("the adjoint of argument " + std::to_string(i));
-      }
+      if (DC.Args[i].Kind == ArgKind::Out)
+        for (unsigned L = 0; L < DC.Width; ++L) { // Enzyme's [width x T] per argument
+          Parts.push_back(DC.Fn->getArg(i)->getType());
+          Names.push_back("the adjoint of argument " + std::to_string(i) +
+                          (DC.Width > 1 ? " in lane " + std::to_string(L) : std::string()));
+        }
   }
   Type *Declared = DC.SRet ? CB->getParamStructRetType(0) : CB->getType();
   if (!Declared)

@@ -203,15 +203,9 @@ static Constant *unitSeed(Type *T) {
 }
 
 static bool lowerReverse(Engine &E, DiffCall &DC) {
-  if (DC.Width != 1) {
-    reportError(DC.Call->getFunction(), DC.Call,
-                "__enzyme_autodiff: vector (enzyme_width > 1) reverse mode is not supported yet",
-                "call reverse mode once per output direction, or use forward vector mode");
-    return false;
-  }
   Type *RT = DC.Fn->getReturnType();
   bool RetActive = carriesDerivative(RT);
-  Signature S{DC.Fn, DiffMode::Reverse, {}, 1, DC.ReturnPrimal && !RT->isVoidTy(), RetActive, true};
+  Signature S{DC.Fn, DiffMode::Reverse, {}, DC.Width, DC.ReturnPrimal && !RT->isVoidTy(), RetActive, true};
   for (ArgSpec &A : DC.Args)
     S.Acts.push_back(A.Kind);
   GradientPair GP = E.gradientPair(S);
@@ -247,8 +241,11 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   AugArgs.push_back(Tape);
   CallInst *Primal = B.CreateCall(GP.Augmented, AugArgs);
   SmallVector<Value *, 17> RevArgs(Args.begin(), Args.end());
-  if (RetActive)
+  if (RetActive && DC.Width == 1)
     RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));
+  else if (RetActive) // vector mode: one seed per lane, 1 in every lane unless passed (as Enzyme)
+    for (unsigned L = 0; L < DC.Width; ++L)
+      RevArgs.push_back(DC.DRetLanes.empty() ? unitSeed(RT) : DC.DRetLanes[L]);
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
   if (Reuse) {

@@ -10,7 +10,7 @@ Value *GradientGen::augShadow(Value *P) {
   if (It != ShA.end())
     return It->second;
   if (auto *C = dyn_cast<Constant>(P))
-    return E.shadowConstant(C);
+    return E.shadowConstant(C, Lane);
   return nullptr;
 }
 
@@ -39,7 +39,7 @@ Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Basic
 
 Signature GradientGen::calleeSignature(CallBase *CB) {
   Function *G = CB->getCalledFunction();
-  Signature S{G, DiffMode::Reverse, {}, 1, false, carriesDerivative(CB->getType()) && active(CB)};
+  Signature S{G, DiffMode::Reverse, {}, Sig.Width, false, carriesDerivative(CB->getType()) && active(CB)};
   S.RetShadow = CB->getType()->isPointerTy() && shadowed(CB);
   for (Use &U : CB->args()) {
     Type *T = U->getType();
@@ -143,7 +143,7 @@ void GradientGen::augInstruction(Instruction *I) {
       AllocOutShadow[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, augShadow(CB->getArgOperand(A->Out)),
                                                I->getName() + ".shadow");
   }
-  if (Value *P = atomicPointer(I); P && shadowed(P)) {
+  if (Value *P = atomicPointer(I); P && shadowed(P) && Lane == 0) {
     refuseAtomic(Sig.Fn, I);
     Failed = true;
   }
@@ -163,7 +163,7 @@ void GradientGen::augInstruction(Instruction *I) {
                             ? Act.Varied.count(V) > 0
                             : V->getType()->isPtrOrPtrVectorTy() && shadowed(V) &&
                                   mayHoldDerivatives(*Src, V, [&](const Value *X) { return shadowed(X); });
-      if (Derivative && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
+      if (Derivative && Lane == 0 && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
         refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPtrOrPtrVectorTy());
         Failed = true;
       }
@@ -181,11 +181,12 @@ void GradientGen::augInstruction(Instruction *I) {
   if (auto *MT = dyn_cast<MemTransferInst>(I))
     if (!shadowed(MT->getDest()) && shadowed(MT->getSource()) &&
         mayHoldDerivatives(*Src, MT->getSource(), [&](const Value *X) { return shadowed(X); }) &&
-        !unshadowedWriteIsHarmless(*Src, MT->getDest())) {
+        Lane == 0 && !unshadowedWriteIsHarmless(*Src, MT->getDest())) {
       refuseUnshadowedWrite(Sig.Fn, MT, MT->getDest(), false);
       Failed = true;
     }
-  if (isDefinedCall(I)) {
+  // A callee's pair takes every lane's shadows at once: called when the last lane is reached.
+  if (isDefinedCall(I) && lastLane()) {
     auto *CB = cast<CallBase>(I);
     if (!isa<CallInst>(CB)) {
       fail(I, "invoke of a differentiated function is not supported", "compile with -fno-exceptions");
@@ -204,16 +205,18 @@ void GradientGen::augInstruction(Instruction *I) {
     for (Use &U : CB->args()) {
       Args.push_back(augOf(U.get()));
       if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
-        Args.push_back(augShadow(U.get()));
+        for (unsigned L = 0; L < width(); ++L)
+          Args.push_back(inLane(L, [&] { return augShadow(U.get()); }));
     }
     Args.push_back(TapeA);
     IRBuilder<> CBld(C);
     CallInst *NC = CBld.CreateCall(GP.Augmented, Args);
     NC->setDebugLoc(C->getDebugLoc());
     Value *Prim = NC;
-    if (CS.RetShadow) { // {primal, shadow}
+    if (CS.RetShadow) { // {primal, one shadow per lane}
       Prim = CBld.CreateExtractValue(NC, 0, I->getName());
-      ShA[I] = CBld.CreateExtractValue(NC, 1, I->getName() + ".shadow");
+      for (unsigned L = 0; L < width(); ++L)
+        inLane(L, [&] { ShA[I] = CBld.CreateExtractValue(NC, 1 + L, I->getName() + ".shadow"); });
       NullShadows |= GP.RetShadowMaybeNull;
     }
     if (!C->getType()->isVoidTy())

@@ -52,6 +52,8 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
     }
   }
   if (isDefinedCall(CB)) {
+    if (!lastLane())
+      return; // the callee's reverse takes every lane at once, see below
     Signature CS = calleeSignature(CB);
     bool Any = CS.RetActive || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
     if (!Any)
@@ -65,19 +67,23 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
     for (Use &U : CB->args()) {
       Args.push_back(revPrimal(U.get(), B));
       if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
-        Args.push_back(revShadow(U.get(), B));
+        for (unsigned L = 0; L < width(); ++L)
+          Args.push_back(inLane(L, [&] { return revShadow(U.get(), B); }));
     }
     if (CS.RetActive)
-      Args.push_back(takeAdjoint(Bd, CB));
+      for (unsigned L = 0; L < width(); ++L)
+        Args.push_back(inLane(L, [&] { return takeAdjoint(Bd, CB); }));
     Args.push_back(TapeR);
     Value *R = Bd.CreateCall(GP.Reverse, Args);
-    unsigned K = 0, NOut = count(CS.Acts, ArgKind::Out);
+    // The callee returns each Out argument's adjoint lane by lane.
+    unsigned K = 0, NOut = count(CS.Acts, ArgKind::Out) * width();
     for (Use &U : CB->args())
-      if (CS.Acts[U.getOperandNo()] == ArgKind::Out) {
-        Value *D = NOut == 1 ? R : Bd.CreateExtractValue(R, K);
-        accumulate(Bd, U.get(), D);
-        ++K;
-      }
+      if (CS.Acts[U.getOperandNo()] == ArgKind::Out)
+        for (unsigned L = 0; L < width(); ++L) {
+          Value *D = NOut == 1 ? R : Bd.CreateExtractValue(R, K);
+          inLane(L, [&] { accumulate(Bd, U.get(), D); });
+          ++K;
+        }
     return;
   }
   // A bodiless callee: only a problem if derivatives would have to flow through it.
@@ -89,7 +95,8 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   if (G && isKnownInactiveCallee(G->getName()))
     return;
   if (active(CB) || WritesShadowed || (ActiveIn && !CB->getType()->isVoidTy() && carriesDerivative(CB->getType()))) {
-    refuseUnknownCallee(Sig.Fn, CB);
+    if (Lane == 0)
+      refuseUnknownCallee(Sig.Fn, CB);
     Failed = true;
   }
 }

@@ -12,16 +12,21 @@ namespace gradient {
 
 void GradientGen::buildAugmented() {
   Type *RT = Src->getReturnType();
-  if (Sig.RetShadow)
-    RT = StructType::get(RT, RT);
+  if (Sig.RetShadow) {
+    SmallVector<Type *, 4> Fields(1 + width(), RT); // the primal, then each lane's shadow
+    RT = StructType::get(Src->getContext(), Fields);
+  }
   ClonedBody CB = cloneWithShadows(E, Src, Sig, {PointerType::getUnqual(Src->getContext())}, RT,
                                    "augmented_" + Sig.Fn->getName(), VA);
   Aug = CB.NF;
   TapeA = CB.Extra;
   TapeA->setName("tape");
-  for (Argument &A : Src->args())
-    if (!CB.ArgShadows[A.getArgNo()].empty())
-      ShA[&A] = CB.ArgShadows[A.getArgNo()][0];
+  for (unsigned L = 0; L < width(); ++L)
+    inLane(L, [&] {
+      for (Argument &A : Src->args())
+        if (!CB.ArgShadows[A.getArgNo()].empty())
+          ShA[&A] = CB.ArgShadows[A.getArgNo()][L];
+    });
 }
 
 void GradientGen::fillAugmented() {
@@ -32,7 +37,11 @@ void GradientGen::fillAugmented() {
       Insts.push_back(&I);
     if (Live.count(BB)) // paths that never return run as primal code only
       for (Instruction *I : Insts) {
-        augInstruction(I);
+        for (unsigned L = 0; L < width(); ++L) {
+          setLane(L);
+          augInstruction(I);
+        }
+        setLane(0);
         if (Failed)
           return; // what follows may depend on what failed: stop cleanly, the pair is dropped
       }
@@ -50,14 +59,17 @@ void GradientGen::fillAugmented() {
     }
   }
   // Incoming values of shadow phis.
-  for (BasicBlock *BB : RPO)
-    for (PHINode &P : BB->phis())
-      if (auto *SP = dyn_cast_or_null<PHINode>(ShA.lookup(&P)))
-        for (unsigned k = 0; k < P.getNumIncomingValues(); ++k) {
-          Value *S = augShadow(P.getIncomingValue(k));
-          SP->addIncoming(S ? S : Constant::getNullValue(P.getType()),
-                          cast<BasicBlock>(VA[P.getIncomingBlock(k)]));
-        }
+  for (unsigned L = 0; L < width(); ++L)
+    inLane(L, [&] {
+      for (BasicBlock *BB : RPO)
+        for (PHINode &P : BB->phis())
+          if (auto *SP = dyn_cast_or_null<PHINode>(ShA.lookup(&P)))
+            for (unsigned k = 0; k < P.getNumIncomingValues(); ++k) {
+              Value *S = augShadow(P.getIncomingValue(k));
+              SP->addIncoming(S ? S : Constant::getNullValue(P.getType()),
+                              cast<BasicBlock>(VA[P.getIncomingBlock(k)]));
+            }
+    });
 }
 
 
@@ -67,16 +79,16 @@ void GradientGen::buildReverse() {
   for (Argument &A : Src->args()) {
     Params.push_back(A.getType());
     if (Sig.Acts[A.getArgNo()] == ArgKind::Dup || Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed)
-      Params.push_back(A.getType());
+      Params.append(width(), A.getType());
   }
   Type *RT = Src->getReturnType();
   if (Sig.RetActive)
-    Params.push_back(RT);
+    Params.append(width(), RT);
   Params.push_back(PointerType::getUnqual(C));
   SmallVector<Type *, 8> Outs;
   for (Argument &A : Src->args())
     if (Sig.Acts[A.getArgNo()] == ArgKind::Out)
-      Outs.push_back(A.getType());
+      Outs.append(width(), A.getType()); // lane by lane: Enzyme's [width x T] per argument
   Type *ORT = Outs.empty() ? Type::getVoidTy(C) : Outs.size() == 1 ? Outs[0] : StructType::get(C, Outs);
   Rev = Function::Create(FunctionType::get(ORT, Params, false), GlobalValue::InternalLinkage,
                          "reverse_" + Sig.Fn->getName(), E.module());
@@ -88,15 +100,19 @@ void GradientGen::buildReverse() {
   for (Argument &A : Src->args()) {
     RevArg[&A] = Rev->getArg(Pos++);
     Rev->getArg(Pos - 1)->setName(A.getName());
-    if (Sig.Acts[A.getArgNo()] == ArgKind::Dup || Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed) {
-      RevArgSh[&A] = Rev->getArg(Pos++);
-      Rev->getArg(Pos - 1)->setName("d_" + A.getName());
-    }
+    if (Sig.Acts[A.getArgNo()] == ArgKind::Dup || Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed)
+      for (unsigned L = 0; L < width(); ++L)
+        inLane(L, [&] {
+          RevArgSh[&A] = Rev->getArg(Pos++);
+          Rev->getArg(Pos - 1)->setName("d_" + A.getName());
+        });
   }
-  if (Sig.RetActive) {
-    DRet = Rev->getArg(Pos++);
-    DRet->setName("dret");
-  }
+  if (Sig.RetActive)
+    for (unsigned L = 0; L < width(); ++L)
+      inLane(L, [&] {
+        DRet = Rev->getArg(Pos++);
+        DRet->setName("dret");
+      });
   TapeR = Rev->getArg(Pos++);
   TapeR->setName("tape");
 }
@@ -134,7 +150,8 @@ void GradientGen::fillReverse() {
   // Seed the adjoint of the returned value.
   if (Sig.RetActive)
     if (Value *RV = cast<ReturnInst>(RetBlock->getTerminator())->getReturnValue())
-      accumulate(EB, RV, DRet);
+      for (unsigned L = 0; L < width(); ++L)
+        inLane(L, [&] { accumulate(EB, RV, DRet); });
 
   // Reverse blocks in any order: each is self-contained, connected by the recorded control flow.
   for (BasicBlock *BB : RPO) {
@@ -147,21 +164,26 @@ void GradientGen::fillReverse() {
     for (Instruction &I : reverse(*BB)) {
       if (isa<PHINode>(I) || I.isTerminator())
         continue;
-      reverseInstruction(&I, BB, Bd);
+      for (unsigned L = 0; L < width(); ++L) {
+        setLane(L);
+        reverseInstruction(&I, BB, Bd);
+      }
+      setLane(0);
     }
     // Phis: the adjoint flows to the incoming value of the edge that was taken.
-    SmallVector<std::pair<PHINode *, Value *>, 4> PhiAdj;
+    SmallVector<std::tuple<PHINode *, Value *, unsigned>, 4> PhiAdj;
     for (PHINode &P : BB->phis())
       if (active(&P))
-        PhiAdj.push_back({&P, takeAdjoint(Bd, &P)});
+        for (unsigned L = 0; L < width(); ++L)
+          PhiAdj.push_back({&P, inLane(L, [&] { return takeAdjoint(Bd, &P); }), L});
     SmallVector<BasicBlock *, 4> Preds = reachablePreds(BB);
     auto edgeTo = [&](BasicBlock *P) -> BasicBlock * {
       if (PhiAdj.empty())
         return RB[P].Pops;
       BasicBlock *Edge = BasicBlock::Create(C, BB->getName() + ".from." + P->getName(), Rev);
       IRBuilder<> EBd(Edge);
-      for (auto &[Phi, D] : PhiAdj)
-        accumulate(EBd, Phi->getIncomingValueForBlock(P), D);
+      for (auto &[Phi, D, L] : PhiAdj)
+        inLane(L, [&] { accumulate(EBd, Phi->getIncomingValueForBlock(P), D); });
       EBd.CreateBr(RB[P].Pops);
       return Edge;
     };
@@ -190,7 +212,9 @@ void GradientGen::fillReverse() {
   SmallVector<Value *, 8> Adj;
   for (Argument &A : Src->args())
     if (Sig.Acts[A.getArgNo()] == ArgKind::Out)
-      Adj.push_back(active(&A) ? (Value *)XB.CreateLoad(A.getType(), slot(&A)) : Constant::getNullValue(A.getType()));
+      for (unsigned L = 0; L < width(); ++L)
+        Adj.push_back(active(&A) ? inLane(L, [&] { return (Value *)XB.CreateLoad(A.getType(), slot(&A)); })
+                                 : Constant::getNullValue(A.getType()));
   if (Adj.empty())
     XB.CreateRetVoid();
   else if (Adj.size() == 1)
@@ -202,8 +226,11 @@ void GradientGen::fillReverse() {
     XB.CreateRet(S);
   }
   // Slot allocas must precede everything in the entry block.
-  for (auto &KV : Slots)
-    KV.second->moveBefore(RevEntry->getFirstNonPHIOrDbgOrAlloca());
+  for (unsigned L = 0; L < width(); ++L)
+    inLane(L, [&] {
+      for (auto &KV : Slots)
+        KV.second->moveBefore(RevEntry->getFirstNonPHIOrDbgOrAlloca());
+    });
 }
 
 void GradientGen::returnShadowFromAugmented(GradientPair &Out) {
@@ -214,13 +241,15 @@ void GradientGen::returnShadowFromAugmented(GradientPair &Out) {
       if (!RC)
         continue;
       Value *RV = R->getReturnValue();
-      Value *SV = augShadow(RV);
-      MaybeNull |= !SV || isa<PHINode>(RV) || isa<SelectInst>(RV) ||
-                   (isa<CallBase>(RV) && !isAllocator(cast<CallBase>(RV)->getCalledFunction()));
       IRBuilder<> B(RC);
       Value *Pair = PoisonValue::get(Aug->getReturnType());
       Pair = B.CreateInsertValue(Pair, RC->getReturnValue(), 0);
-      Pair = B.CreateInsertValue(Pair, SV ? SV : Constant::getNullValue(RV->getType()), 1);
+      for (unsigned L = 0; L < width(); ++L) {
+        Value *SV = inLane(L, [&] { return augShadow(RV); });
+        MaybeNull |= !SV || isa<PHINode>(RV) || isa<SelectInst>(RV) ||
+                     (isa<CallBase>(RV) && !isAllocator(cast<CallBase>(RV)->getCalledFunction()));
+        Pair = B.CreateInsertValue(Pair, SV ? SV : Constant::getNullValue(RV->getType()), 1 + L);
+      }
       B.CreateRet(Pair);
       RC->eraseFromParent();
     }
@@ -262,6 +291,7 @@ void GradientGen::classifyIntegerStores() {
 }
 
 bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
+  Parked.resize(width());
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
   Live = returningBlocks(*Src);
   NullShadows = mayStoreNullShadows(*Src, [&](const Value *V) { return shadowed(V); });
@@ -298,8 +328,16 @@ GradientPair Engine::gradientPair(const Signature &S) {
   auto It = Gradients.find(S);
   if (It != Gradients.end())
     return It->second;
-  if (Custom.reverseRule(S.Fn))
+  if (Custom.reverseRule(S.Fn)) {
+    if (S.Width > 1) {
+      reportError(S.Fn, nullptr,
+                  "vector reverse mode (enzyme_width " + Twine(S.Width) + ") through the registered "
+                  "gradient of '" + S.Fn->getName() + "' is not supported",
+                  "call the reverse mode once per lane, or differentiate the body instead of registering it");
+      return Gradients[S] = {};
+    }
     return Gradients[S] = Custom.gradient(*this, S);
+  }
   Function *Src = primalOf(S.Fn);
   GradientGen G(*this, S, Src);
   // Recursive calls see the pair being built: register declarations first.

@@ -80,8 +80,39 @@ private:
   BasicBlock *RevEntry = nullptr, *RevExit = nullptr;
   IRBuilder<> *EntryB = nullptr;
 
+  // Vector mode (Sig.Width > 1): one forward sweep and one tape, Width adjoint lanes. Everything
+  // that holds a shadow or an adjoint exists once per lane; the members above hold the current
+  // lane's, the others wait in Parked (Reverse/Lanes.cpp). Primal values, pops and control flow
+  // are shared, so each instruction's lane code reuses the same primal inputs.
+  struct LaneState {
+    DenseMap<const Value *, Value *> ShA, RevArgSh, AllocOutShadow, ReallocOldSize;
+    DenseMap<std::pair<BasicBlock *, const Value *>, Value *> RevSh;
+    DenseMap<const Value *, AllocaInst *> Slots;
+    Value *DRet = nullptr;
+  };
+  unsigned Lane = 0;
+  std::vector<LaneState> Parked;
+  void swapLane(LaneState &S);
+  void setLane(unsigned K);
+  unsigned width() const { return Sig.Width; }
+  bool lastLane() const { return Lane + 1 == Sig.Width; }
+  /// Runs Fn in lane K and comes back to the current lane.
+  template <typename F> auto inLane(unsigned K, F &&Fn) {
+    unsigned Back = Lane;
+    setLane(K);
+    if constexpr (std::is_void_v<decltype(Fn())>) {
+      Fn();
+      setLane(Back);
+    } else {
+      auto R = Fn();
+      setLane(Back);
+      return R;
+    }
+  }
+
   void fail(const Instruction *I, const Twine &Msg, const Twine &Hint = "") {
-    reportError(Sig.Fn, I, Msg, Hint);
+    if (Lane == 0) // the other lanes meet the same problem: one report
+      reportError(Sig.Fn, I, Msg, Hint);
     Failed = true;
   }
   bool shadowed(const Value *V) {
@@ -177,13 +208,13 @@ private:
   /// A value invariant in C's loop is taped once, at the loop's exit, and kept in a slot that
   /// the reverse of every block of the loop reads.
   Value *fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow, const Value *Key);
-  std::map<std::tuple<CountedLoop *, const Value *, bool>, AllocaInst *> Hoisted;
+  std::map<std::tuple<CountedLoop *, const Value *, unsigned>, AllocaInst *> Hoisted; // 0: primal, 1 + lane: shadow
   DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;
   bool UnknownWrites = false;
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
   void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
-  DenseMap<const Value *, Value *> ReallocOldSize; // realloc in Src -> old shadow size in Aug
-  DenseMap<const Value *, Value *> AllocOutShadow; // posix_memalign in Src -> shadow block in Aug
+  DenseMap<const Value *, Value *> ReallocOldSize; // realloc in Src -> old shadow size in Aug (per lane)
+  DenseMap<const Value *, Value *> AllocOutShadow; // posix_memalign in Src -> shadow block in Aug (per lane)
   Signature calleeSignature(CallBase *CB);
 };
 

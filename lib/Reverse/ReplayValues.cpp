@@ -117,7 +117,7 @@ GradientGen::CountedLoop *GradientGen::invariantIn(const Value *V, BasicBlock *B
 
 Value *GradientGen::fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow,
                                  const Value *Key) {
-  AllocaInst *&Slot = Hoisted[{&C, Key, Shadow}];
+  AllocaInst *&Slot = Hoisted[{&C, Key, Shadow ? 1 + Lane : 0}];
   if (!Slot) {
     if (Instruction *Term = RevEntry->getTerminator())
       EntryB->SetInsertPoint(Term);
@@ -171,7 +171,7 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
 
 Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
   if (auto *C = dyn_cast<Constant>(P))
-    return E.shadowConstant(C);
+    return E.shadowConstant(C, Lane);
   if (auto *A = dyn_cast<Argument>(P))
     return RevArgSh.lookup(A);
   auto Key = std::make_pair(B, (const Value *)P);
