@@ -80,9 +80,10 @@ static void lanes_vs_scalar(int W, int use_dupv) {
 }
 
 /* ---- loop, branch, malloc'd temporaries, a recursive callee: width 4 ---- */
+/* two recursive calls: stays a recursive call at -O2 too */
 __attribute__((noinline)) static double rpow(double x, int k) {
-  if (k == 0) return 1.0;
-  return x * rpow(x, k - 1);
+  if (k <= 1) return k == 1 ? x : 1.0;
+  return rpow(x, k / 2) * rpow(x, k - k / 2);
 }
 
 static double busy(const double *x, double *w, int n) {
@@ -115,9 +116,6 @@ static void busy_width4(void) {
     for (int i = 0; i < M; i++) ow[l][i] = dw[l][i] = cos(l + 0.3 * i);
   double w[M];
   memcpy(w, w0, sizeof w);
-  double r = 0;
-  typedef struct { double v; } R1;
-  (void)r;
   __enzyme_autodiff((void *)busy, enzyme_width, 4, enzyme_dup, x, dx[0], dx[1], dx[2], dx[3],
                     enzyme_dup, w, dw[0], dw[1], dw[2], dw[3], enzyme_const, M,
                     seeds[0], seeds[1], seeds[2], seeds[3]);
