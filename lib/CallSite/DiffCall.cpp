@@ -90,7 +90,7 @@ Function *differentiatedFunction(Value *V) {
 
 /// Converts an operand to the parameter type the callee expects, undoing C's default argument
 /// promotions; returns null when no lossless-by-intent conversion exists.
-static Value *convertTo(IRBuilder<> &B, Value *V, Type *To) {
+Value *convertTo(IRBuilder<> &B, Value *V, Type *To) {
   Type *From = V->getType();
   if (From == To)
     return V;

@@ -4,6 +4,7 @@
 #pragma once
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 #include <optional>
 #include <string>
@@ -57,6 +58,13 @@ llvm::Function *differentiatedFunction(llvm::Value *V);
 
 /// Floating-point scalars in T: struct fields, array and vector elements, recursively.
 unsigned floatLeafCount(llvm::Type *T);
+
+/// Converts an operand to the parameter type the callee expects, undoing C's default argument
+/// promotions; null when no conversion exists.
+llvm::Value *convertTo(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Type *To);
+
+/// Lowers every `__enzyme_batch*` call of M (Passes/Batch.cpp); true if anything changed.
+bool lowerBatchCalls(llvm::Module &M);
 
 /// Parses a call site. On malformed input emits a diagnostic and returns std::nullopt.
 /// Casts that C's default argument promotions require (double→float, i32→i8) are inserted before

@@ -431,6 +431,7 @@ bool lowerModule(Module &M, const Options &O) {
   bool Changed = dropTypeHints(M);
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
+  Changed |= lowerBatchCalls(M); // first: a batched function may itself call __enzyme_fwddiff
   if (O.PrintPasses)
     errs() << "synthase: lowering AD call sites\n";
   Changed |= lowerDiffCalls(M, O, E);
