@@ -7,6 +7,7 @@
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Passes/Inlining.h"
+#include "Passes/NestingOrder.h"
 #include "Support/Diagnostics.h"
 #include "synthase/Synthase.h"
 #include "llvm/ADT/SetVector.h"
@@ -343,12 +344,16 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
   std::vector<CallBase *> Calls = collectDiffCalls(M);
   if (Calls.empty())
     return false;
+  auto TargetOf = [](CallBase *CB) {
+    return differentiatedFunction(CB->getArgOperand(
+        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+  };
+  Calls = orderForNesting(Calls, TargetOf); // inner derivatives first
   bool Changed = false, Deferred = false;
   for (CallBase *CB : Calls) {
     Function *Entry = entryPointOf(CB);
     auto Mode = entryPointMode(Entry->getName());
-    Function *Target = differentiatedFunction(CB->getArgOperand(
-        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+    Function *Target = TargetOf(CB);
     // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
     // so a build never depends on how the program was split into modules.
     if (O.When == Stage::ThinLTO || (Target && Target->isDeclaration())) {
