@@ -351,7 +351,8 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     return differentiatedFunction(CB->getArgOperand(
         CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
   };
-  Calls = orderForNesting(Calls, TargetOf); // inner derivatives first
+  SmallPtrSet<CallBase *, 4> Cyclic;
+  Calls = orderForNesting(Calls, TargetOf, Cyclic); // inner derivatives first
   bool Changed = false, Deferred = false;
   for (CallBase *CB : Calls) {
     Function *Target = TargetOf(CB);
@@ -370,6 +371,17 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
                   "cannot differentiate '" + (Target ? displayName(Target->getName()) : std::string("<unknown>")) + "': " + Why,
                   "use full LTO: clang -flto=full (Rust: -C lto=fat -C linker-plugin-lto) with the "
                   "plugin loaded at link time (-Wl,--load-pass-plugin=Synthase.so)");
+      eraseCallAndMarkers(CB);
+      Changed = true;
+      continue;
+    }
+    if (Cyclic.count(CB)) {
+      reportError(CB->getFunction(), CB,
+                  "'" + displayName(Target->getName()) + "' is differentiated by a call that '" +
+                      displayName(Target->getName()) + "' itself runs (directly or through its callees): "
+                      "its derivative would contain itself",
+                  "differentiate a function that does not contain this call, e.g. move the inner "
+                  "derivative into a separate function and differentiate that");
       eraseCallAndMarkers(CB);
       Changed = true;
       continue;

@@ -28,7 +28,8 @@ static void reach(Function *F, SmallPtrSetImpl<Function *> &Seen) {
   }
 }
 
-std::vector<CallBase *> orderForNesting(ArrayRef<CallBase *> Calls, function_ref<Function *(CallBase *)> TargetOf) {
+std::vector<CallBase *> orderForNesting(ArrayRef<CallBase *> Calls, function_ref<Function *(CallBase *)> TargetOf,
+                                        SmallPtrSetImpl<CallBase *> &Cyclic) {
   unsigned N = Calls.size();
   // Deps[i]: calls that must be lowered before call i.
   std::vector<SmallVector<unsigned, 4>> Deps(N);
@@ -36,6 +37,8 @@ std::vector<CallBase *> orderForNesting(ArrayRef<CallBase *> Calls, function_ref
   for (unsigned i = 0; i < N; ++i) {
     SmallPtrSet<Function *, 16> Reached;
     reach(TargetOf(Calls[i]), Reached);
+    if (Reached.count(Calls[i]->getFunction()))
+      Cyclic.insert(Calls[i]);
     for (unsigned j = 0; j < N; ++j)
       if (j != i && Reached.count(Calls[j]->getFunction())) {
         Deps[i].push_back(j);
@@ -57,8 +60,7 @@ std::vector<CallBase *> orderForNesting(ArrayRef<CallBase *> Calls, function_ref
     }
     if (Progress)
       continue;
-    // A cycle: take the first remaining call as it came; its derivative reports the bodiless
-    // entry point it meets.
+    // A cycle (its calls are in Cyclic and get refused): take the first remaining call as it came.
     for (unsigned i = 0; i < N; ++i)
       if (!Done[i]) {
         Done[i] = true;

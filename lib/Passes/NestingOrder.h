@@ -4,6 +4,7 @@
 #pragma once
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/InstrTypes.h"
 #include <vector>
 
@@ -12,8 +13,10 @@ namespace synthase {
 /// Calls reordered so that every call C comes after each call D that sits in a function C's
 /// target reaches (directly, through callees, or through functions named as operands, such as
 /// another AD call's target). \p TargetOf gives a call's differentiated function (null if unknown).
-/// A cycle (a function that differentiates itself) keeps the original order for the calls on it.
+/// A call whose target reaches the call itself (a function that differentiates itself, directly or
+/// through callees) has no finite derivative: it goes into \p Cyclic, in its original place.
 std::vector<llvm::CallBase *> orderForNesting(llvm::ArrayRef<llvm::CallBase *> Calls,
-                                              llvm::function_ref<llvm::Function *(llvm::CallBase *)> TargetOf);
+                                              llvm::function_ref<llvm::Function *(llvm::CallBase *)> TargetOf,
+                                              llvm::SmallPtrSetImpl<llvm::CallBase *> &Cyclic);
 
 } // namespace synthase
