@@ -8,6 +8,8 @@
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Passes/Inlining.h"
+#include "Passes/NestingOrder.h"
+#include "Passes/SplitMode.h"
 #include "Support/Diagnostics.h"
 #include "synthase/Synthase.h"
 #include "llvm/ADT/SetVector.h"
@@ -107,7 +109,7 @@ static void reportUnloweredEntryPoints(Module &M) {
 /// Writes the derivative results into the type the call site declared (double, a struct of
 /// adjoints, a C ABI-coerced struct such as <2 x float>, or an sret buffer), going through memory
 /// when the shapes differ: the user's struct has the natural layout of the values in order.
-static void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
+void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
   CallBase *CB = DC.Call;
   Type *CT = CB->getType();
   const DataLayout &DL = CB->getModule()->getDataLayout();
@@ -342,14 +344,19 @@ static void removeMarkerGlobals(Module &M, bool Deferred) {
 
 bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
   std::vector<CallBase *> Calls = collectDiffCalls(M);
+  for (CallBase *CB : collectSplitCalls(M))
+    Calls.push_back(CB);
   if (Calls.empty())
     return false;
+  auto TargetOf = [](CallBase *CB) {
+    return differentiatedFunction(CB->getArgOperand(
+        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+  };
+  SmallPtrSet<CallBase *, 4> Cyclic;
+  Calls = orderForNesting(Calls, TargetOf, Cyclic); // inner derivatives first
   bool Changed = false, Deferred = false;
   for (CallBase *CB : Calls) {
-    Function *Entry = entryPointOf(CB);
-    auto Mode = entryPointMode(Entry->getName());
-    Function *Target = differentiatedFunction(CB->getArgOperand(
-        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+    Function *Target = TargetOf(CB);
     // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
     // so a build never depends on how the program was split into modules.
     if (O.When == Stage::ThinLTO || (Target && Target->isDeclaration())) {
@@ -369,6 +376,24 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
       Changed = true;
       continue;
     }
+    if (Cyclic.count(CB)) {
+      reportError(CB->getFunction(), CB,
+                  "'" + displayName(Target->getName()) + "' is differentiated by a call that '" +
+                      displayName(Target->getName()) + "' itself runs (directly or through its callees): "
+                      "its derivative would contain itself",
+                  "differentiate a function that does not contain this call, e.g. move the inner "
+                  "derivative into a separate function and differentiate that");
+      eraseCallAndMarkers(CB);
+      Changed = true;
+      continue;
+    }
+    if (isSplitCall(CB)) {
+      lowerSplitCall(E, CB);
+      eraseCallAndMarkers(CB);
+      Changed = true;
+      continue;
+    }
+    auto Mode = entryPointMode(entryPointOf(CB)->getName());
     std::optional<DiffCall> DC = parseDiffCall(CB, *Mode);
     bool OK = false;
     if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E))
@@ -412,13 +437,14 @@ static void reportUnsupportedEnzymeApi(Module &M, const Options &O) {
     return;
   for (Function &F : M) {
     StringRef N = F.getName();
-    if (!F.isDeclaration() || F.use_empty() || !N.contains("__enzyme_") || entryPointMode(N))
+    if (!F.isDeclaration() || F.use_empty() || !N.contains("__enzyme_") || entryPointMode(N) || isSplitEntryName(N))
       continue;
     auto *I = dyn_cast<Instruction>(*F.user_begin());
     reportError(I ? I->getFunction() : nullptr, I,
                 "Enzyme API '" + N + "' is not supported by Synthase",
-                "supported entry points: __enzyme_autodiff* (reverse) and __enzyme_fwddiff* "
-                "(forward, with enzyme_width for vector mode)");
+                "supported entry points: __enzyme_autodiff* (reverse), __enzyme_fwddiff* "
+                "(forward, with enzyme_width for vector mode), __enzyme_augmentfwd / __enzyme_reverse / "
+                "__enzyme_augmentsize (split reverse mode)");
     if (!I)
       reportModuleError(M, "Enzyme API '" + N + "' is not supported by Synthase");
   }
