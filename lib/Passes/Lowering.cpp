@@ -16,6 +16,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -155,6 +156,34 @@ static void zeroShadowGlobals(Engine &E, IRBuilder<> &B) {
     B.CreateMemSet(G, B.getInt8(0), DL.getTypeAllocSize(G->getValueType()), G->getAlign());
 }
 
+/// Calls of generated functions that may unwind (a panic or an exception in the primal code),
+/// made in place of an entry point that was invoked: they take over its unwind edge.
+static SmallVector<CallInst *, 4> MayUnwind;
+
+static void noteMayUnwind(CallInst *CI) {
+  if (Function *F = CI->getCalledFunction(); F && !F->doesNotThrow())
+    MayUnwind.push_back(CI);
+}
+
+/// An invoked entry point (Rust's `extern "C-unwind"` placeholder with Drop guards around it, C++
+/// with exceptions) keeps its landing pad: each generated call that may unwind becomes an invoke
+/// to the same unwind destination, so a panic in a derivative runs the caller's cleanups and can
+/// be caught like one in the primal.
+static void keepUnwindEdge(CallBase *Entry) {
+  auto *II = dyn_cast<InvokeInst>(Entry);
+  for (CallInst *CI : MayUnwind) {
+    if (!II || CI->getParent() != II->getParent())
+      continue;
+    BasicBlock *UD = II->getUnwindDest();
+    BasicBlock *From = CI->getParent();
+    changeToInvokeAndSplitBasicBlock(CI, UD);
+    // The split moved the entry's invoke to the new block; the new edge brings the same values.
+    for (PHINode &P : UD->phis())
+      P.addIncoming(P.getIncomingValueForBlock(II->getParent()), From);
+  }
+  MayUnwind.clear();
+}
+
 static bool lowerForward(Engine &E, DiffCall &DC) {
   Type *RT = DC.Fn->getReturnType();
   bool RetActive = carriesDerivative(RT);
@@ -173,6 +202,7 @@ static bool lowerForward(Engine &E, DiffCall &DC) {
     Args.append(A.Shadows.begin(), A.Shadows.end());
   }
   CallInst *R = B.CreateCall(TF, Args);
+  noteMayUnwind(R);
   SmallVector<Value *, 8> Parts;
   if (!TF->getReturnType()->isVoidTy()) {
     unsigned N = (S.RetPrimal ? 1 : 0) + (RetActive ? DC.Width : 0);
@@ -245,6 +275,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   SmallVector<Value *, 17> AugArgs(Args.begin(), Args.end());
   AugArgs.push_back(Tape);
   CallInst *Primal = B.CreateCall(GP.Augmented, AugArgs);
+  noteMayUnwind(Primal);
   SmallVector<Value *, 17> RevArgs(Args.begin(), Args.end());
   if (RetActive)
     RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));
@@ -272,8 +303,8 @@ static void eraseCallAndMarkers(CallBase *CB) {
   SetVector<Value *> Ops(CB->arg_begin(), CB->arg_end()); // one value may be several operands
   if (!CB->getType()->isVoidTy() && !CB->use_empty())
     CB->replaceAllUsesWith(PoisonValue::get(CB->getType()));
-  // In C++ the entry point may be invoked; the derivative call does not unwind, so the invoke
-  // becomes a branch to its normal destination.
+  // An invoked entry point: the generated calls that may unwind took over its unwind edge
+  // (keepUnwindEdge); the invoke itself becomes a branch to its normal destination.
   if (auto *II = dyn_cast<InvokeInst>(CB)) {
     II->getUnwindDest()->removePredecessor(II->getParent());
     BranchInst::Create(II->getNormalDest(), II->getIterator());
@@ -372,7 +403,9 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     bool OK = false;
     if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E))
       OK = *Mode == DiffMode::Forward ? lowerForward(E, *DC) : lowerReverse(E, *DC);
-    (void)OK;
+    if (OK)
+      keepUnwindEdge(CB);
+    MayUnwind.clear();
     eraseCallAndMarkers(CB);
     Changed = true;
   }

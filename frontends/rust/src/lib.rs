@@ -531,7 +531,7 @@ macro_rules! __synthase_emit {
             #[repr(C)]
             struct __Out($($ty),*);
             #[allow(improper_ctypes, clashing_extern_declarations)]
-            extern "C" {
+            extern "C-unwind" {
                 #[link_name = $crate::__synthase_entry_name!($mode)]
                 fn __ad(f: *const (), ...) -> __Out;
             }
