@@ -77,11 +77,14 @@ RDIR=$TARGET_ROOT/rustc-recipe
 mkdir -p "$RDIR"
 for opt in 0 2; do
   log=$LOGS/rustc-recipe-O$opt.log
-  if rustc --crate-type rlib --crate-name synthase --edition 2021 -C opt-level=$opt -C linker-plugin-lto \
-       src/lib.rs -o "$RDIR/libsynthase-O$opt.rlib" >"$log" 2>&1 &&
+  if rustc --crate-type proc-macro --crate-name synthase_macros --edition 2021 \
+       macros/src/lib.rs -o "$RDIR/libsynthase_macros.so" >"$log" 2>&1 &&
+     rustc --crate-type rlib --crate-name synthase --edition 2021 -C opt-level=$opt -C linker-plugin-lto \
+       --extern "synthase_macros=$RDIR/libsynthase_macros.so" \
+       src/lib.rs -o "$RDIR/libsynthase-O$opt.rlib" >>"$log" 2>&1 &&
      rustc --edition 2021 -C opt-level=$opt -C lto=fat -C linker-plugin-lto -C linker="$LINKER" \
        -C link-arg=-fuse-ld=lld "-C" "link-arg=-Wl,--load-pass-plugin=$PLUGIN" \
-       --extern "synthase=$RDIR/libsynthase-O$opt.rlib" rustc-recipe/main.rs -o "$RDIR/main-O$opt" >>"$log" 2>&1; then
+       --extern "synthase=$RDIR/libsynthase-O$opt.rlib" -L "$RDIR" rustc-recipe/main.rs -o "$RDIR/main-O$opt" >>"$log" 2>&1; then
     if out=$("$RDIR/main-O$opt" 2>&1); then echo "ok   rustc-recipe -O$opt"; else fail "rustc-recipe -O$opt: $out"; fi
   else
     fail "rustc-recipe -O$opt: build failed (log: $log)"; grep -E 'error' "$log" | head -10
@@ -91,21 +94,51 @@ done
 EXAMPLES=$(cd examples && ls *.rs | sed 's/\.rs$//')
 for profile in dev release; do
   dir=$TARGET_ROOT/$profile/$([ "$profile" = dev ] && echo debug || echo release)/examples
-  clean=
+  # All examples in one cargo build per profile (one shared target dir): a failing link is
+  # reported with the example's name, and the others are still built and run.
+  if ! cargo_build "$profile" fat "$WITH_PLUGIN" "$profile" --examples --keep-going; then
+    fail "$profile: build failed (log: $LOGS/$profile.log)"
+    grep -E '^error|error:' "$LOGS/$profile.log" | grep -v '^ *"' | head -8 | cut -c1-400 | sed 's/^/    /'
+  fi
   for ex in $EXAMPLES; do
-    # one example per build, so that one failing link does not hide the others' results
-    if ! NO_CLEAN=$clean cargo_build "$profile" fat "$WITH_PLUGIN" "$profile" --example "$ex"; then
-      mv "$LOGS/$profile.log" "$LOGS/$profile-$ex.log"
-      fail "$profile/$ex: build failed (log: $LOGS/$profile-$ex.log)"
-      grep -E '^error|error:' "$LOGS/$profile-$ex.log" | grep -v '^ *"' | head -6 | cut -c1-400 | sed 's/^/    /'
+    if [ ! -x "$dir/$ex" ]; then
+      fail "$profile/$ex: not built"
     elif out=$("$dir/$ex" 2>&1); then
       echo "ok   $profile/$ex: $(echo "$out" | tail -1)"
     else
       fail "$profile/$ex (exit $?)"; echo "$out" | grep -v '^ok ' | tail -20 | sed 's/^/    /'
     fi
-    clean=1
   done
 done
+
+# The documented set-up, copied into a fresh project outside the source tree: setup.sh writes
+# .cargo/config.toml with absolute paths, Cargo.toml gets the dependency line from the README.
+FRESH=$(mktemp -d "${TMPDIR:-/tmp}/synthase-fresh.XXXXXX")
+flog=$LOGS/fresh-project.log
+if (cd "$FRESH" && cargo new --offline --vcs none --name fresh_ad app) >"$flog" 2>&1 &&
+   printf 'synthase = { path = "%s" }\n' "$HERE" >>"$FRESH/app/Cargo.toml" &&
+   SYNTHASE_PLUGIN=$PLUGIN "$HERE/setup.sh" "$FRESH/app" >>"$flog" 2>&1 &&
+   cat >"$FRESH/app/src/main.rs" <<'RS' &&
+synthase::autodiff! {
+    #[autodiff_reverse(d_f, Duplicated, Active)]
+    fn f(x: &[f64]) -> f64 { x.iter().map(|v| v * v.sin()).sum() }
+}
+fn main() {
+    let x = [0.5, 1.0, 2.0];
+    let mut dx = [0.0; 3];
+    let y = d_f(&x, &mut dx, 1.0);
+    let ok = x.iter().zip(&dx).all(|(v, d)| (d - (v.sin() + v * v.cos())).abs() < 1e-12) && (y - f(&x)).abs() < 1e-14;
+    println!("fresh project: {}", if ok { "gradient ok" } else { "WRONG gradient" });
+    std::process::exit(if ok { 0 } else { 1 })
+}
+RS
+   (cd "$FRESH/app" && env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER \
+      CARGO_TARGET_DIR="$TARGET_ROOT/fresh" cargo run --offline --release) >>"$flog" 2>&1; then
+  echo "ok   fresh project outside the tree: $(tail -1 "$flog")"
+else
+  fail "fresh project (log: $flog)"; tail -15 "$flog" | sed 's/^/    /'
+fi
+rm -rf "$FRESH"
 
 if [ $FAILED -ne 0 ]; then echo "rust: FAILED"; exit 1; fi
 echo "rust: all passed"

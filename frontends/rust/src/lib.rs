@@ -33,8 +33,10 @@
 //! # Activities
 //! `#[autodiff_reverse(NAME, ACTIVITY_PER_PARAMETER…, RETURN_ACTIVITY)]` and
 //! `#[autodiff_forward(NAME, [WIDTH,] ACTIVITY_PER_PARAMETER…, RETURN_ACTIVITY)]`; the return activity
-//! is omitted when the function returns nothing. Parameters must be by-value scalars (`f64`, `f32`,
-//! integers, `bool`), references `&T` / `&mut T`, or slices `&[T]` / `&mut [T]`.
+//! is omitted when the function returns nothing. Parameters are by-value scalars (`f64`, `f32`,
+//! integers, `bool`, a generic `T`), references `&T` / `&mut T` (and `&self` / `&mut self`), slices
+//! `&[T]` / `&mut [T]`, raw pointers, or structs and tuples by value (`Const` / `Active`; the macro
+//! passes them by reference through a shim). WIDTH is 1 to 64.
 //!
 //! | activity | mode | parameter kinds | placeholder takes | lowered to |
 //! |---|---|---|---|---|
