@@ -105,10 +105,6 @@ for profile in dev release; do
       fail "$profile/$ex: not built"
     elif out=$("$dir/$ex" 2>&1); then
       echo "ok   $profile/$ex: $(echo "$out" | tail -1)"
-    elif [ "$profile/$ex" = release/panics ]; then
-      # Known open: with the proc macro's placeholder a release-build panic escapes catch_unwind
-      # (it passed with the earlier macro_rules placeholder); dev builds pass. Reported, not fatal.
-      echo "XFAIL $profile/$ex (exit $?): panic not caught in release with the proc-macro placeholder"
     else
       fail "$profile/$ex (exit $?)"; echo "$out" | grep -v '^ok ' | tail -20 | sed 's/^/    /'
     fi

@@ -171,13 +171,17 @@ static void noteMayUnwind(CallInst *CI) {
 /// be caught like one in the primal.
 static void keepUnwindEdge(CallBase *Entry) {
   auto *II = dyn_cast<InvokeInst>(Entry);
+  if (!II) {
+    MayUnwind.clear();
+    return;
+  }
+  // The generated calls need not share the entry's block: giving the tape buffer back
+  // (TapeArena.cpp) splits it, so a call's block says nothing about which entry it replaced.
   for (CallInst *CI : MayUnwind) {
-    if (!II || CI->getParent() != II->getParent())
-      continue;
     BasicBlock *UD = II->getUnwindDest();
     BasicBlock *From = CI->getParent();
     changeToInvokeAndSplitBasicBlock(CI, UD);
-    // The split moved the entry's invoke to the new block; the new edge brings the same values.
+    // The incoming values were defined before the entry and so before the generated calls.
     for (PHINode &P : UD->phis())
       P.addIncoming(P.getIncomingValueForBlock(II->getParent()), From);
   }
@@ -281,6 +285,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
     RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
+  noteMayUnwind(Adj);
   if (Reuse) {
     emitGiveBackTapeBuffer(E, DC.Call, Tape, L);
     B.SetInsertPoint(DC.Call);
