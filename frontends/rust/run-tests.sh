@@ -91,6 +91,33 @@ for opt in 0 2; do
   fi
 done
 
+# Diagnostics for Rust users (diagnostics/*.rs must fail to link): every `// EXPECT:` regex is
+# found in the output (`// EXPECT-g:` only in the -g build, which has source locations), and no
+# message or hint line names a C marker (enzyme_dup…) or the link-error text of the entry name.
+for src in diagnostics/*.rs; do
+  name=$(basename "$src" .rs)
+  for opt in "0 -g" 2; do
+    tag=diag-$name-O${opt%% *}
+    log=$LOGS/$tag.log
+    if [ ! -f "$RDIR/libsynthase-O${opt%% *}.rlib" ]; then fail "$tag: the recipe's rlib is missing"; continue; fi
+    # shellcheck disable=SC2086
+    if rustc --edition 2021 -C opt-level=$opt -C lto=fat -C linker-plugin-lto -C linker="$LINKER" \
+         -C link-arg=-fuse-ld=lld "-C" "link-arg=-Wl,--load-pass-plugin=$PLUGIN" \
+         --extern "synthase=$RDIR/libsynthase-O${opt%% *}.rlib" -L "$RDIR" "$src" -o "$RDIR/$tag" >"$log" 2>&1; then
+      fail "$tag: linked, but must fail with a diagnostic"; continue
+    fi
+    ok=1
+    while IFS= read -r re; do
+      grep -Eq -- "$re" "$log" || { fail "$tag: no match for /$re/ (log: $log)"; ok=0; }
+    done < <(sed -n 's|^// EXPECT: ||p' "$src"; [ "${opt#* }" = -g ] && sed -n 's|^// EXPECT-g: ||p' "$src")
+    if grep -E '(synthase:|hint:)' "$log" | grep -Eq 'enzyme_[a-z]|did not run'; then
+      fail "$tag: a message names C markers or the placeholder's link-error text"; ok=0
+    fi
+    [ $ok = 1 ] && echo "ok   $tag: $(grep -Eo -m1 'synthase: .{0,90}' "$log")"
+    [ $ok = 1 ] || grep -E 'synthase:|hint:' "$log" | head -4 | cut -c1-300 | sed 's/^/    /'
+  done
+done
+
 EXAMPLES=$(cd examples && ls *.rs | sed 's/\.rs$//')
 for profile in dev release; do
   dir=$TARGET_ROOT/$profile/$([ "$profile" = dev ] && echo debug || echo release)/examples

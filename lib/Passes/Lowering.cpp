@@ -8,6 +8,7 @@
 #include "Rules/Allocators.h"
 #include "Passes/Inlining.h"
 #include "Support/Diagnostics.h"
+#include "Support/RustNames.h"
 #include "synthase/Synthase.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
@@ -385,6 +386,7 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     auto Mode = entryPointMode(Entry->getName());
     Function *Target = differentiatedFunction(CB->getArgOperand(
         CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+    RustDiagnosticsScope Rust(CB, *Mode == DiffMode::Forward, Target);
     // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
     // so a build never depends on how the program was split into modules.
     if (O.When == Stage::ThinLTO || (Target && Target->isDeclaration())) {

@@ -18,6 +18,8 @@ enum Kind {
     Slice { elem: String },
     Ref { mutable: bool, inner: String },
     Ptr { inner: String },
+    // `&dyn Trait` / `&mut dyn Trait`: (data, vtable) at IR level
+    Dyn,
     Agg,
 }
 
@@ -45,6 +47,14 @@ fn classify(t: &[TokenTree], generic_types: &[String], span: Span) -> Result<Kin
             i += 1;
         }
         let rest = &t[i..];
+        if is_ident(rest.first(), "dyn") {
+            return Ok(Kind::Dyn);
+        }
+        if let [TokenTree::Ident(s)] = rest {
+            if s.to_string() == "str" {
+                return Ok(Kind::Slice { elem: "u8".into() });
+            }
+        }
         if let [TokenTree::Group(g)] = rest {
             if g.delimiter() == proc_macro::Delimiter::Bracket && !g.stream().into_iter().any(|x| is_punct(Some(&x), ';')) {
                 return Ok(Kind::Slice { elem: g.stream().to_string() });
@@ -184,6 +194,11 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
             (_, "Const", Kind::Slice { .. }) => ops += &format!("{C}, {v}.as_ptr(), {C}, {v}.len(), "),
             (_, "Const", Kind::Ref { .. }) => ops += &format!("{C}, &raw const *{v}, "),
             (_, "Const", Kind::Ptr { .. }) => ops += &format!("{C}, {v}, "),
+            (_, "Const", Kind::Dyn) => {
+                pre += &format!("let __dyn_{v}: [*const (); 2] = unsafe {{ ::core::mem::transmute::<_, [*const (); 2]>({v}) }}; ");
+                ops += &format!("{C}, __dyn_{v}[0], {C}, __dyn_{v}[1], ");
+            }
+            (_, _, Kind::Dyn) => return err(aspan, format!("synthase::autodiff!: `{v}` is a trait object; trait objects can only be `Const` (the functions behind a vtable are not differentiated through)")),
             (_, "Const", Kind::Agg) => {
                 ops += &format!("{C}, &raw const {v}, ");
                 post += &format!("::core::mem::forget({v}); ");
@@ -239,6 +254,7 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
                         ops += &format!("{v}, ");
                         for l in 0..width { ops += &format!("{}, ", lane(&d, width, l)); }
                     }
+                    Kind::Dyn => unreachable!("trait objects are Const"),
                     Kind::Agg => {
                         ops += &format!("&raw const {v}, ");
                         for l in 0..width { ops += &format!("&raw const {}, ", lane(&d, width, l)); }
