@@ -165,6 +165,36 @@ RS
 else
   fail "fresh project (log: $flog)"; tail -15 "$flog" | sed 's/^/    /'
 fi
+# cargo test in the same project: a unit test and a doc test (rustdoc links through the
+# config's rustdocflags) both differentiate.
+tlog=$LOGS/fresh-cargo-test.log
+if cat >"$FRESH/app/src/lib.rs" <<'RS' &&
+//! ```
+//! let mut dx = [0.0; 2];
+//! let y = fresh_ad::d_sumsq(&[1.0, 2.0], &mut dx, 1.0);
+//! assert!(y == 5.0 && dx == [2.0, 4.0], "doc test: wrong gradient {dx:?}");
+//! ```
+synthase::autodiff! {
+    #[autodiff_reverse(d_sumsq, Duplicated, Active)]
+    pub fn sumsq(x: &[f64]) -> f64 { x.iter().map(|v| v * v).sum() }
+}
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn gradient() {
+        let mut dx = [0.0; 2];
+        super::d_sumsq(&[0.5, -1.5], &mut dx, 1.0);
+        assert!((dx[0] - 1.0).abs() < 1e-12 && (dx[1] + 3.0).abs() < 1e-12, "unit test: wrong gradient {dx:?}");
+    }
+}
+RS
+   (cd "$FRESH/app" && env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER \
+      CARGO_TARGET_DIR="$TARGET_ROOT/fresh" cargo test --offline) >"$tlog" 2>&1 &&
+   grep -q 'tests::gradient ... ok' "$tlog" && grep -q 'src/lib.rs - (line 1) ... ok' "$tlog"; then
+  echo "ok   fresh project: cargo test (unit test and doc test)"
+else
+  fail "fresh project: cargo test (log: $tlog)"; grep -E 'error|panicked|FAILED' "$tlog" | head -8 | cut -c1-300 | sed 's/^/    /'
+fi
 rm -rf "$FRESH"
 
 if [ $FAILED -ne 0 ]; then echo "rust: FAILED"; exit 1; fi

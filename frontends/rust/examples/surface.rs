@@ -98,6 +98,13 @@ synthase::autodiff! {
     fn wide(x: &[f64]) -> f64 {
         x.iter().enumerate().map(|(i, v)| (i as f64 + 1.0) * v * v).sum()
     }
+
+    // a trait object as Const: its calls see no active data
+    #[autodiff_reverse(d_weighted, Duplicated, Const, Active)]
+    #[autodiff_forward(t_weighted, Dual, Const, DualOnly)]
+    fn weighted(x: &[f64], wfn: &dyn Fn(usize) -> f64) -> f64 {
+        x.iter().enumerate().map(|(i, v)| v * v.sin() * wfn(i)).sum()
+    }
 }
 
 fn main() {
@@ -200,5 +207,15 @@ fn main() {
     let tw = t_wide(&xw, lanes);
     let gw = fd_grad(|x| wide(x), &xw, h);
     c.close_all("width 64 gradient", &tw, &gw, 1e-6);
+
+    // &dyn Fn as Const
+    let wfn = |i: usize| 1.0 + 0.5 * i as f64;
+    let xd = [0.4, -1.1, 2.0];
+    let mut dxd = [0.0; 3];
+    let yd = d_weighted(&xd, &mut dxd, &wfn, 1.0);
+    c.close("dyn Fn: value", yd, weighted(&xd, &wfn), 1e-14);
+    c.close_all("dyn Fn: gradient", &dxd, &fd_grad(|x| weighted(x, &wfn), &xd, h), 1e-6);
+    let vd = [0.3, 1.0, -0.7];
+    c.close("dyn Fn: forward vs reverse", t_weighted(&xd, &vd, &wfn), dot(&dxd, &vd), 1e-12);
     c.finish()
 }
