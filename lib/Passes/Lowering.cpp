@@ -395,8 +395,8 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
   for (CallBase *CB : Calls) {
     Function *Target = TargetOf(CB);
     Function *Entry = entryPointOf(CB);
-    auto Mode = Entry ? entryPointMode(Entry->getName()) : std::nullopt;
-    RustDiagnosticsScope Rust(CB, Mode && *Mode == DiffMode::Forward, Target);
+    auto EntryMode = Entry ? entryPointMode(Entry->getName()) : std::nullopt;
+    RustDiagnosticsScope Rust(CB, EntryMode && *EntryMode == DiffMode::Forward, Target);
     // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
     // so a build never depends on how the program was split into modules.
     if (O.When == Stage::ThinLTO || (Target && Target->isDeclaration())) {
