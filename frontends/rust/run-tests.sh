@@ -77,35 +77,125 @@ RDIR=$TARGET_ROOT/rustc-recipe
 mkdir -p "$RDIR"
 for opt in 0 2; do
   log=$LOGS/rustc-recipe-O$opt.log
-  if rustc --crate-type rlib --crate-name synthase --edition 2021 -C opt-level=$opt -C linker-plugin-lto \
-       src/lib.rs -o "$RDIR/libsynthase-O$opt.rlib" >"$log" 2>&1 &&
+  if rustc --crate-type proc-macro --crate-name synthase_macros --edition 2021 \
+       macros/src/lib.rs -o "$RDIR/libsynthase_macros.so" >"$log" 2>&1 &&
+     rustc --crate-type rlib --crate-name synthase --edition 2021 -C opt-level=$opt -C linker-plugin-lto \
+       --extern "synthase_macros=$RDIR/libsynthase_macros.so" \
+       src/lib.rs -o "$RDIR/libsynthase-O$opt.rlib" >>"$log" 2>&1 &&
      rustc --edition 2021 -C opt-level=$opt -C lto=fat -C linker-plugin-lto -C linker="$LINKER" \
        -C link-arg=-fuse-ld=lld "-C" "link-arg=-Wl,--load-pass-plugin=$PLUGIN" \
-       --extern "synthase=$RDIR/libsynthase-O$opt.rlib" rustc-recipe/main.rs -o "$RDIR/main-O$opt" >>"$log" 2>&1; then
+       --extern "synthase=$RDIR/libsynthase-O$opt.rlib" -L "$RDIR" rustc-recipe/main.rs -o "$RDIR/main-O$opt" >>"$log" 2>&1; then
     if out=$("$RDIR/main-O$opt" 2>&1); then echo "ok   rustc-recipe -O$opt"; else fail "rustc-recipe -O$opt: $out"; fi
   else
     fail "rustc-recipe -O$opt: build failed (log: $log)"; grep -E 'error' "$log" | head -10
   fi
 done
 
+# Diagnostics for Rust users (diagnostics/*.rs must fail to link): every `// EXPECT:` regex is
+# found in the output (`// EXPECT-g:` only in the -g build, which has source locations), and no
+# message or hint line names a C marker (enzyme_dup…) or the link-error text of the entry name.
+for src in diagnostics/*.rs; do
+  name=$(basename "$src" .rs)
+  for opt in "0 -g" 2; do
+    tag=diag-$name-O${opt%% *}
+    log=$LOGS/$tag.log
+    if [ ! -f "$RDIR/libsynthase-O${opt%% *}.rlib" ]; then fail "$tag: the recipe's rlib is missing"; continue; fi
+    # shellcheck disable=SC2086
+    if rustc --edition 2021 -C opt-level=$opt -C lto=fat -C linker-plugin-lto -C linker="$LINKER" \
+         -C link-arg=-fuse-ld=lld "-C" "link-arg=-Wl,--load-pass-plugin=$PLUGIN" \
+         --extern "synthase=$RDIR/libsynthase-O${opt%% *}.rlib" -L "$RDIR" "$src" -o "$RDIR/$tag" >"$log" 2>&1; then
+      fail "$tag: linked, but must fail with a diagnostic"; continue
+    fi
+    ok=1
+    while IFS= read -r re; do
+      grep -Eq -- "$re" "$log" || { fail "$tag: no match for /$re/ (log: $log)"; ok=0; }
+    done < <(sed -n 's|^// EXPECT: ||p' "$src"; [ "${opt#* }" = -g ] && sed -n 's|^// EXPECT-g: ||p' "$src")
+    if grep -E '(synthase:|hint:)' "$log" | grep -Eq 'enzyme_[a-z]|did not run'; then
+      fail "$tag: a message names C markers or the placeholder's link-error text"; ok=0
+    fi
+    [ $ok = 1 ] && echo "ok   $tag: $(grep -Eo -m1 'synthase: .{0,90}' "$log")"
+    [ $ok = 1 ] || grep -E 'synthase:|hint:' "$log" | head -4 | cut -c1-300 | sed 's/^/    /'
+  done
+done
+
 EXAMPLES=$(cd examples && ls *.rs | sed 's/\.rs$//')
 for profile in dev release; do
   dir=$TARGET_ROOT/$profile/$([ "$profile" = dev ] && echo debug || echo release)/examples
-  clean=
+  # All examples in one cargo build per profile (one shared target dir): a failing link is
+  # reported with the example's name, and the others are still built and run.
+  if ! cargo_build "$profile" fat "$WITH_PLUGIN" "$profile" --examples --keep-going; then
+    fail "$profile: build failed (log: $LOGS/$profile.log)"
+    grep -E '^error|error:' "$LOGS/$profile.log" | grep -v '^ *"' | head -8 | cut -c1-400 | sed 's/^/    /'
+  fi
   for ex in $EXAMPLES; do
-    # one example per build, so that one failing link does not hide the others' results
-    if ! NO_CLEAN=$clean cargo_build "$profile" fat "$WITH_PLUGIN" "$profile" --example "$ex"; then
-      mv "$LOGS/$profile.log" "$LOGS/$profile-$ex.log"
-      fail "$profile/$ex: build failed (log: $LOGS/$profile-$ex.log)"
-      grep -E '^error|error:' "$LOGS/$profile-$ex.log" | grep -v '^ *"' | head -6 | cut -c1-400 | sed 's/^/    /'
+    if [ ! -x "$dir/$ex" ]; then
+      fail "$profile/$ex: not built"
     elif out=$("$dir/$ex" 2>&1); then
       echo "ok   $profile/$ex: $(echo "$out" | tail -1)"
     else
       fail "$profile/$ex (exit $?)"; echo "$out" | grep -v '^ok ' | tail -20 | sed 's/^/    /'
     fi
-    clean=1
   done
 done
+
+# The documented set-up, copied into a fresh project outside the source tree: setup.sh writes
+# .cargo/config.toml with absolute paths, Cargo.toml gets the dependency line from the README.
+FRESH=$(mktemp -d "${TMPDIR:-/tmp}/synthase-fresh.XXXXXX")
+flog=$LOGS/fresh-project.log
+if (cd "$FRESH" && cargo new --offline --vcs none --name fresh_ad app) >"$flog" 2>&1 &&
+   printf 'synthase = { path = "%s" }\n' "$HERE" >>"$FRESH/app/Cargo.toml" &&
+   SYNTHASE_PLUGIN=$PLUGIN "$HERE/setup.sh" "$FRESH/app" >>"$flog" 2>&1 &&
+   cat >"$FRESH/app/src/main.rs" <<'RS' &&
+synthase::autodiff! {
+    #[autodiff_reverse(d_f, Duplicated, Active)]
+    fn f(x: &[f64]) -> f64 { x.iter().map(|v| v * v.sin()).sum() }
+}
+fn main() {
+    let x = [0.5, 1.0, 2.0];
+    let mut dx = [0.0; 3];
+    let y = d_f(&x, &mut dx, 1.0);
+    let ok = x.iter().zip(&dx).all(|(v, d)| (d - (v.sin() + v * v.cos())).abs() < 1e-12) && (y - f(&x)).abs() < 1e-14;
+    println!("fresh project: {}", if ok { "gradient ok" } else { "WRONG gradient" });
+    std::process::exit(if ok { 0 } else { 1 })
+}
+RS
+   (cd "$FRESH/app" && env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER \
+      CARGO_TARGET_DIR="$TARGET_ROOT/fresh" cargo run --offline --release) >>"$flog" 2>&1; then
+  echo "ok   fresh project outside the tree: $(tail -1 "$flog")"
+else
+  fail "fresh project (log: $flog)"; tail -15 "$flog" | sed 's/^/    /'
+fi
+# cargo test in the same project: a unit test and a doc test (rustdoc links through the
+# config's rustdocflags) both differentiate.
+tlog=$LOGS/fresh-cargo-test.log
+if cat >"$FRESH/app/src/lib.rs" <<'RS' &&
+//! ```
+//! let mut dx = [0.0; 2];
+//! let y = fresh_ad::d_sumsq(&[1.0, 2.0], &mut dx, 1.0);
+//! assert!(y == 5.0 && dx == [2.0, 4.0], "doc test: wrong gradient {dx:?}");
+//! ```
+synthase::autodiff! {
+    #[autodiff_reverse(d_sumsq, Duplicated, Active)]
+    pub fn sumsq(x: &[f64]) -> f64 { x.iter().map(|v| v * v).sum() }
+}
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn gradient() {
+        let mut dx = [0.0; 2];
+        super::d_sumsq(&[0.5, -1.5], &mut dx, 1.0);
+        assert!((dx[0] - 1.0).abs() < 1e-12 && (dx[1] + 3.0).abs() < 1e-12, "unit test: wrong gradient {dx:?}");
+    }
+}
+RS
+   (cd "$FRESH/app" && env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER \
+      CARGO_TARGET_DIR="$TARGET_ROOT/fresh" cargo test --offline) >"$tlog" 2>&1 &&
+   grep -q 'tests::gradient ... ok' "$tlog" && grep -q 'src/lib.rs - (line 1) ... ok' "$tlog"; then
+  echo "ok   fresh project: cargo test (unit test and doc test)"
+else
+  fail "fresh project: cargo test (log: $tlog)"; grep -E 'error|panicked|FAILED' "$tlog" | head -8 | cut -c1-300 | sed 's/^/    /'
+fi
+rm -rf "$FRESH"
 
 if [ $FAILED -ne 0 ]; then echo "rust: FAILED"; exit 1; fi
 echo "rust: all passed"

@@ -278,7 +278,12 @@ static bool parseSeedLanes(IRBuilder<> &B, CallBase *CB, unsigned Op, Type *RT, 
 
 std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   Function *Caller = CB->getFunction();
-  const char *Entry = Mode == DiffMode::Reverse ? "__enzyme_autodiff" : "__enzyme_fwddiff";
+  std::string Entry = Mode == DiffMode::Reverse ? "__enzyme_autodiff" : "__enzyme_fwddiff";
+  // Split mode parses its calls here too; its messages name its own entry point.
+  if (Function *Called = CB->getCalledFunction())
+    for (const char *Split : {"__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_augmentsize"})
+      if (Called->getName().contains(Split))
+        Entry = Split;
   auto fail = [&](const Twine &Msg, const Twine &Hint = "") -> std::optional<DiffCall> {
     reportError(Caller, CB, Twine(Entry) + ": " + Msg, Hint);
     return std::nullopt;

@@ -8,7 +8,10 @@
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Passes/Inlining.h"
+#include "Passes/NestingOrder.h"
+#include "Passes/SplitMode.h"
 #include "Support/Diagnostics.h"
+#include "Support/RustNames.h"
 #include "synthase/Synthase.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
@@ -17,6 +20,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -107,7 +111,7 @@ static void reportUnloweredEntryPoints(Module &M) {
 /// Writes the derivative results into the type the call site declared (double, a struct of
 /// adjoints, a C ABI-coerced struct such as <2 x float>, or an sret buffer), going through memory
 /// when the shapes differ: the user's struct has the natural layout of the values in order.
-static void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
+void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
   CallBase *CB = DC.Call;
   Type *CT = CB->getType();
   const DataLayout &DL = CB->getModule()->getDataLayout();
@@ -156,6 +160,38 @@ static void zeroShadowGlobals(Engine &E, IRBuilder<> &B) {
     B.CreateMemSet(G, B.getInt8(0), DL.getTypeAllocSize(G->getValueType()), G->getAlign());
 }
 
+/// Calls of generated functions that may unwind (a panic or an exception in the primal code),
+/// made in place of an entry point that was invoked: they take over its unwind edge.
+static SmallVector<CallInst *, 4> MayUnwind;
+
+static void noteMayUnwind(CallInst *CI) {
+  if (Function *F = CI->getCalledFunction(); F && !F->doesNotThrow())
+    MayUnwind.push_back(CI);
+}
+
+/// An invoked entry point (Rust's `extern "C-unwind"` placeholder with Drop guards around it, C++
+/// with exceptions) keeps its landing pad: each generated call that may unwind becomes an invoke
+/// to the same unwind destination, so a panic in a derivative runs the caller's cleanups and can
+/// be caught like one in the primal.
+static void keepUnwindEdge(CallBase *Entry) {
+  auto *II = dyn_cast<InvokeInst>(Entry);
+  if (!II) {
+    MayUnwind.clear();
+    return;
+  }
+  // The generated calls need not share the entry's block: giving the tape buffer back
+  // (TapeArena.cpp) splits it, so a call's block says nothing about which entry it replaced.
+  for (CallInst *CI : MayUnwind) {
+    BasicBlock *UD = II->getUnwindDest();
+    BasicBlock *From = CI->getParent();
+    changeToInvokeAndSplitBasicBlock(CI, UD);
+    // The incoming values were defined before the entry and so before the generated calls.
+    for (PHINode &P : UD->phis())
+      P.addIncoming(P.getIncomingValueForBlock(II->getParent()), From);
+  }
+  MayUnwind.clear();
+}
+
 static bool lowerForward(Engine &E, DiffCall &DC) {
   Type *RT = DC.Fn->getReturnType();
   bool RetActive = carriesDerivative(RT);
@@ -174,6 +210,7 @@ static bool lowerForward(Engine &E, DiffCall &DC) {
     Args.append(A.Shadows.begin(), A.Shadows.end());
   }
   CallInst *R = B.CreateCall(TF, Args);
+  noteMayUnwind(R);
   SmallVector<Value *, 8> Parts;
   if (!TF->getReturnType()->isVoidTy()) {
     unsigned N = (S.RetPrimal ? 1 : 0) + (RetActive ? DC.Width : 0);
@@ -240,6 +277,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   SmallVector<Value *, 17> AugArgs(Args.begin(), Args.end());
   AugArgs.push_back(Tape);
   CallInst *Primal = B.CreateCall(GP.Augmented, AugArgs);
+  noteMayUnwind(Primal);
   SmallVector<Value *, 17> RevArgs(Args.begin(), Args.end());
   if (RetActive && DC.Width == 1)
     RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));
@@ -248,6 +286,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
       RevArgs.push_back(DC.DRetLanes.empty() ? unitSeed(RT) : DC.DRetLanes[L]);
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
+  noteMayUnwind(Adj);
   if (Reuse) {
     emitGiveBackTapeBuffer(E, DC.Call, Tape, L);
     B.SetInsertPoint(DC.Call);
@@ -270,8 +309,8 @@ static void eraseCallAndMarkers(CallBase *CB) {
   SetVector<Value *> Ops(CB->arg_begin(), CB->arg_end()); // one value may be several operands
   if (!CB->getType()->isVoidTy() && !CB->use_empty())
     CB->replaceAllUsesWith(PoisonValue::get(CB->getType()));
-  // In C++ the entry point may be invoked; the derivative call does not unwind, so the invoke
-  // becomes a branch to its normal destination.
+  // An invoked entry point: the generated calls that may unwind took over its unwind edge
+  // (keepUnwindEdge); the invoke itself becomes a branch to its normal destination.
   if (auto *II = dyn_cast<InvokeInst>(CB)) {
     II->getUnwindDest()->removePredecessor(II->getParent());
     BranchInst::Create(II->getNormalDest(), II->getIterator());
@@ -339,14 +378,22 @@ static void removeMarkerGlobals(Module &M, bool Deferred) {
 
 bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
   std::vector<CallBase *> Calls = collectDiffCalls(M);
+  for (CallBase *CB : collectSplitCalls(M))
+    Calls.push_back(CB);
   if (Calls.empty())
     return false;
+  auto TargetOf = [](CallBase *CB) {
+    return differentiatedFunction(CB->getArgOperand(
+        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+  };
+  SmallPtrSet<CallBase *, 4> Cyclic;
+  Calls = orderForNesting(Calls, TargetOf, Cyclic); // inner derivatives first
   bool Changed = false, Deferred = false;
   for (CallBase *CB : Calls) {
+    Function *Target = TargetOf(CB);
     Function *Entry = entryPointOf(CB);
-    auto Mode = entryPointMode(Entry->getName());
-    Function *Target = differentiatedFunction(CB->getArgOperand(
-        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+    auto EntryMode = Entry ? entryPointMode(Entry->getName()) : std::nullopt;
+    RustDiagnosticsScope Rust(CB, EntryMode && *EntryMode == DiffMode::Forward, Target);
     // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
     // so a build never depends on how the program was split into modules.
     if (O.When == Stage::ThinLTO || (Target && Target->isDeclaration())) {
@@ -366,11 +413,31 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
       Changed = true;
       continue;
     }
+    if (Cyclic.count(CB)) {
+      reportError(CB->getFunction(), CB,
+                  "'" + displayName(Target->getName()) + "' is differentiated by a call that '" +
+                      displayName(Target->getName()) + "' itself runs (directly or through its callees): "
+                      "its derivative would contain itself",
+                  "differentiate a function that does not contain this call, e.g. move the inner "
+                  "derivative into a separate function and differentiate that");
+      eraseCallAndMarkers(CB);
+      Changed = true;
+      continue;
+    }
+    if (isSplitCall(CB)) {
+      lowerSplitCall(E, CB);
+      eraseCallAndMarkers(CB);
+      Changed = true;
+      continue;
+    }
+    auto Mode = entryPointMode(entryPointOf(CB)->getName());
     std::optional<DiffCall> DC = parseDiffCall(CB, *Mode);
     bool OK = false;
     if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E))
       OK = *Mode == DiffMode::Forward ? lowerForward(E, *DC) : lowerReverse(E, *DC);
-    (void)OK;
+    if (OK)
+      keepUnwindEdge(CB);
+    MayUnwind.clear();
     eraseCallAndMarkers(CB);
     Changed = true;
   }
@@ -409,13 +476,14 @@ static void reportUnsupportedEnzymeApi(Module &M, const Options &O) {
     return;
   for (Function &F : M) {
     StringRef N = F.getName();
-    if (!F.isDeclaration() || F.use_empty() || !N.contains("__enzyme_") || entryPointMode(N))
+    if (!F.isDeclaration() || F.use_empty() || !N.contains("__enzyme_") || entryPointMode(N) || isSplitEntryName(N))
       continue;
     auto *I = dyn_cast<Instruction>(*F.user_begin());
     reportError(I ? I->getFunction() : nullptr, I,
                 "Enzyme API '" + N + "' is not supported by Synthase",
-                "supported entry points: __enzyme_autodiff* (reverse) and __enzyme_fwddiff* "
-                "(forward, with enzyme_width for vector mode)");
+                "supported entry points: __enzyme_autodiff* (reverse), __enzyme_fwddiff* "
+                "(forward, with enzyme_width for vector mode), __enzyme_augmentfwd / __enzyme_reverse / "
+                "__enzyme_augmentsize (split reverse mode)");
     if (!I)
       reportModuleError(M, "Enzyme API '" + N + "' is not supported by Synthase");
   }

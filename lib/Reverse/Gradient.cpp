@@ -92,7 +92,12 @@ void GradientGen::buildReverse() {
   Type *ORT = Outs.empty() ? Type::getVoidTy(C) : Outs.size() == 1 ? Outs[0] : StructType::get(C, Outs);
   Rev = Function::Create(FunctionType::get(ORT, Params, false), GlobalValue::InternalLinkage,
                          "reverse_" + Sig.Fn->getName(), E.module());
-  Rev->addFnAttr(Attribute::NoUnwind);
+  // The reverse sweep runs no code that could unwind unless the primal could; with unwind tables
+  // a panic that does escape it still unwinds instead of aborting.
+  if (Src->doesNotThrow())
+    Rev->addFnAttr(Attribute::NoUnwind);
+  if (Src->hasFnAttribute(Attribute::UWTable))
+    Rev->addFnAttr(Src->getFnAttribute(Attribute::UWTable));
   for (StringRef K : {"target-cpu", "target-features"})
     if (Src->hasFnAttribute(K))
       Rev->addFnAttr(Src->getFnAttribute(K));

@@ -1,4 +1,5 @@
 #include "Support/Diagnostics.h"
+#include "Support/RustNames.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
@@ -15,9 +16,9 @@ static std::atomic<unsigned> NumErrors{0};
 unsigned errorCount() { return NumErrors; }
 
 std::string displayName(StringRef Symbol) {
-  if (!Symbol.starts_with("_Z"))
+  if (!Symbol.starts_with("_Z") && !Symbol.starts_with("_R"))
     return Symbol.str();
-  return llvm::demangle(Symbol.str());
+  return stripRustHash(llvm::demangle(Symbol.str()));
 }
 
 std::string sourceLocation(const Instruction *I) {
@@ -51,7 +52,17 @@ std::string printInstruction(const Value *V) {
   size_t Cut = R.find(", !dbg");
   if (Cut != StringRef::npos)
     R = R.substr(0, Cut);
-  return R.str();
+  // The synthase crate's entry names carry a link-error text; print the entry point's own name.
+  std::string Out = R.str();
+  for (size_t At = Out.find("@\"__enzyme_"); At != std::string::npos; At = Out.find("@\"__enzyme_", At + 1)) {
+    size_t End = Out.find('"', At + 2);
+    if (End == std::string::npos)
+      break;
+    StringRef Name = StringRef(Out).slice(At + 2, End);
+    if (StringRef Short = shortEntryName(Name); Short.size() != Name.size())
+      Out.replace(At, End + 1 - At, ("@" + Short).str());
+  }
+  return Out;
 }
 
 static void emit(const Function *F, const Instruction *I, const Twine &Msg, const Twine &Hint,
@@ -59,15 +70,21 @@ static void emit(const Function *F, const Instruction *I, const Twine &Msg, cons
   std::string Text;
   raw_string_ostream OS(Text);
   OS << "synthase: ";
-  std::string Loc = sourceLocation(I);
+  // At a Rust call site the placeholder is generated code: point at the user's function.
+  const Function *Primal = rustPrimalFor(I);
+  std::string Loc = Primal ? rustPrimalLocation(I) : "";
+  if (Loc.empty())
+    Loc = sourceLocation(I);
   if (!Loc.empty())
     OS << Loc << ": ";
-  if (F)
+  if (F && Primal && F == I->getFunction())
+    OS << "in function '" << displayName(F->getName()) << "', at the derivative of '" << displayName(Primal->getName()) << "': ";
+  else if (F)
     OS << "in function '" << displayName(F->getName()) << "': ";
-  OS << Msg;
+  OS << rustActivityText(Msg.str());
   if (I)
     OS << "\n  instruction: " << printInstruction(I);
-  std::string H = Hint.str();
+  std::string H = rustActivityText(Hint.str());
   if (!H.empty())
     OS << "\n  hint: " << H;
   LLVMContext *Ctx = F ? &F->getContext() : (I ? &I->getContext() : nullptr);

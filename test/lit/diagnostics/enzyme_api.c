@@ -1,13 +1,15 @@
 // Parts of Enzyme's API beyond __enzyme_autodiff / __enzyme_fwddiff: type hints are accepted and
-// dropped (the derivative is still right), split-mode entry points are refused at compile time,
-// and custom-derivative registrations are used (see integration/custom_derivatives.c), with no
+// dropped (the derivative is still right), split mode works (more in integration/split_mode.c),
+// entry points Synthase does not implement (forward split mode) are refused at compile time, and
+// custom-derivative registrations are used (see integration/custom_derivatives.c), with no
 // "ignored" warning left.
 // RUN: %synthase-cc -O0 -DHINTS %s -o %t && %t
 // RUN: %synthase-cc -O2 -DHINTS %s -o %t2 && %t2
-// RUN: not %synthase-cc -O0 -DSPLIT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
-// RUN: %synthase-cc -O0 -DREGISTER %s -o %t3 2>&1 | FileCheck %s --check-prefix=REG --allow-empty && %t3
-// SPLIT: synthase: {{.*}}Enzyme API '__enzyme_augmentfwd' is not supported by Synthase
-// SPLIT: hint: supported entry points
+// RUN: %synthase-cc -O0 -DSPLIT %s -o %t3 && %t3
+// RUN: not %synthase-cc -O0 -DFWDSPLIT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: %synthase-cc -O0 -DREGISTER %s -o %t4 2>&1 | FileCheck %s --check-prefix=REG --allow-empty && %t4
+// SPLIT: synthase: {{.*}}Enzyme API '__enzyme_fwdsplit' is not supported by Synthase
+// SPLIT: hint: supported entry points{{.*}}__enzyme_augmentfwd
 // REG-NOT: warning
 extern int enzyme_dup, enzyme_const;
 double __enzyme_autodiff(void *, ...);
@@ -18,7 +20,17 @@ static double sq(double *x) {
 }
 #ifdef SPLIT
 void *__enzyme_augmentfwd(void *, ...);
-void *tape_of(double *x, double *dx) { return __enzyme_augmentfwd((void *)sq, enzyme_dup, x, dx); }
+void __enzyme_reverse(void *, ...);
+int main(void) {
+  double x = 3, dx = 0;
+  void *tape = __enzyme_augmentfwd((void *)sq, enzyme_dup, &x, &dx);
+  __enzyme_reverse((void *)sq, enzyme_dup, &x, &dx, 1.0, tape);
+  return dx != 6;
+}
+#endif
+#ifdef FWDSPLIT
+double __enzyme_fwdsplit(void *, ...);
+double tangent_of(double *x, double *dx) { return __enzyme_fwdsplit((void *)sq, enzyme_dup, x, dx, (void *)0); }
 #endif
 #ifdef REGISTER
 static double sq_aug(double *x, double *dx) { (void)dx; return sq(x); }
