@@ -183,7 +183,7 @@ static std::optional<DiffCall> markersOnly(CallInst *T) {
 
 static GradientPair pairFor(Engine &E, const DiffCall &DC, Signature &S) {
   Type *RT = DC.Fn->getReturnType();
-  S = Signature{DC.Fn, DiffMode::Reverse, {}, 1, false, carriesDerivative(RT)};
+  S = Signature{DC.Fn, DiffMode::Reverse, {}, DC.Width, false, carriesDerivative(RT)};
   for (const ArgSpec &A : DC.Args)
     S.Acts.push_back(A.Kind);
   return E.gradientPair(S); // not TopLevel: user code may write memory between the sweeps
@@ -288,8 +288,11 @@ static void lowerReverse(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
     Args.append(A.Shadows.begin(), A.Shadows.end());
   }
   Type *RT = DC.Fn->getReturnType();
-  if (S.RetActive)
+  if (S.RetActive && DC.Width == 1)
     Args.push_back(DC.DRet ? DC.DRet : ConstantFP::get(RT, 1.0));
+  else if (S.RetActive) // vector mode: a seed per lane, 1 in every lane unless passed
+    for (unsigned L = 0; L < DC.Width; ++L)
+      Args.push_back(DC.DRetLanes.empty() ? ConstantFP::get(RT, 1.0) : DC.DRetLanes[L]);
   Args.push_back(H);
   CallInst *Adj = B.CreateCall(GP.Reverse, Args);
   // A tape that outgrew its inline bytes ended in a heap buffer: release it in both forms.
@@ -340,13 +343,10 @@ void lowerSplitCall(Engine &E, CallBase *CB) {
     DC = parseDiffCall(T, DiffMode::Reverse);
   if (DC) {
     DC->Call = CB;
-    if (DC->Width != 1 || DC->ReturnPrimal) {
+    if (DC->ReturnPrimal) {
       reportError(CB->getFunction(), CB,
-                  Twine(kindName(K)) + ": " + (DC->Width != 1 ? "enzyme_width" : "enzyme_primal_return") +
-                      " is not available in split mode",
-                  DC->ReturnPrimal ? "__enzyme_augmentfwd returns the primal result when its declared result "
-                                     "has room for it"
-                                   : "call split mode once per direction");
+                  Twine(kindName(K)) + ": enzyme_primal_return is not available in split mode",
+                  "__enzyme_augmentfwd returns the primal result when its declared result has room for it");
       DC.reset();
     }
   }
