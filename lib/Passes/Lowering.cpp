@@ -242,6 +242,13 @@ static Constant *unitSeed(Type *T) {
 static bool lowerReverse(Engine &E, DiffCall &DC) {
   Type *RT = DC.Fn->getReturnType();
   bool RetActive = carriesDerivative(RT);
+  if (DC.Width > 1 && E.customs().reverseRule(DC.Fn)) {
+    reportError(DC.Call->getFunction(), DC.Call,
+                "__enzyme_autodiff: vector reverse mode (enzyme_width " + Twine(DC.Width) +
+                    ") of '" + DC.Fn->getName() + "', which has a registered gradient, is not supported",
+                "call the reverse mode once per lane, or differentiate the body instead of registering it");
+    return false;
+  }
   Signature S{DC.Fn, DiffMode::Reverse, {}, DC.Width, DC.ReturnPrimal && !RT->isVoidTy(), RetActive, true};
   for (ArgSpec &A : DC.Args)
     S.Acts.push_back(A.Kind);
