@@ -19,6 +19,11 @@ extern int enzyme_dupnoneedv;
 extern int enzyme_const;      /* not differentiated */
 extern int enzyme_out;        /* reverse mode: active scalar, its adjoint is returned */
 extern int enzyme_width;      /* vector mode: followed by the width N */
+/* __enzyme_batch(f, enzyme_width, N, ...), declared by the caller with the result type it wants
+ * (a struct of N fields): each argument of f is */
+extern int enzyme_vector;     /* followed by N values, one per lane (the default) */
+extern int enzyme_scalar;     /* followed by one value for every lane */
+extern int enzyme_buffer;     /* followed by a byte stride and a pointer: lane k gets p + k*stride */
 
 /* Reverse mode: returns the adjoint(s) of the enzyme_out arguments; adds gradients into shadows. */
 double __enzyme_autodiff(void *, ...);
