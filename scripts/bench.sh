@@ -44,6 +44,24 @@ else
   echo "bench: forward kernels did not compile" >&2
   status=1
 fi
+# Issue 14: vector reverse mode, width 4 against four scalar reverse calls (GMM, stencil).
+vr_size=1; [ "${args[0]:-}" = "--quick" ] && vr_size=0
+vr_table=$(
+  echo "### Vector reverse mode (enzyme_width 4: one forward sweep, one tape, 4 adjoint lanes)"
+  echo
+  echo "| objective | gradient | width-4 gradient | width-4 time per direction ÷ gradient |"
+  echo "|---|---|---|---|"
+  for o in GMM STENCIL; do
+    if "$build/bin/synthase-cc" -O2 -DOBJ_$o "$root/bench/reverse/vector.c" "$root/bench/harness/util.c" \
+        -o "$build/bench/vector-reverse-$o" -lm; then
+      "$build/bench/vector-reverse-$o" $vr_size || echo "| $o FAILED | | | |"
+    else
+      echo "| $o: did not compile (FAILED) | | | |"
+    fi
+  done
+)
+printf '\n%s\n' "$vr_table" | tee -a "$build/bench/results.md"
+grep -q "FAILED\|MISMATCH" <<<"$vr_table" && status=1
 # Reverse mode's tape reuse: a gradient with a tape above 1 MB called in a loop (bench/tape/reuse.c).
 # A full run also refreshes the section between the tape markers of bench/README.md.
 if "$build/bin/synthase-cc" -O2 "$root/bench/tape/reuse.c" -o "$build/bench/tape-reuse" -lm; then
