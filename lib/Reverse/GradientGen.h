@@ -92,6 +92,7 @@ private:
   };
   unsigned Lane = 0;
   std::vector<LaneState> Parked;
+  DenseMap<std::pair<const Instruction *, unsigned>, Value *> LanePartials; // this instruction's, lane 0's
   void swapLane(LaneState &S);
   void setLane(unsigned K);
   unsigned width() const { return Sig.Width; }

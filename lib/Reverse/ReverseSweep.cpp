@@ -81,6 +81,8 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   }
   if (!active(I))
     return;
+  if (Lane == 0)
+    LanePartials.clear();
   Value *D = takeAdjoint(Bd, I);
   auto primal = [&](Value *V) { return revPrimal(V, B); };
   if (const LocalRule *R = findLocalRule(I)) {
@@ -88,8 +90,15 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
       Value *Op = ruleOperand(I, Pos);
       if (!active(Op))
         continue;
-      // Partials are built in the body so their primal inputs come from pops/remat above.
-      Value *P = localPartial(R, I, Pos, Bd, primal);
+      // Partials are built in the body so their primal inputs come from pops/remat above. The
+      // lanes of one instruction are emitted one after the other: they share lane 0's partial.
+      Value *P = nullptr;
+      if (Lane > 0)
+        P = LanePartials.lookup({I, Pos});
+      if (!P)
+        P = localPartial(R, I, Pos, Bd, primal);
+      if (width() > 1)
+        LanePartials[{I, Pos}] = P;
       accumulate(Bd, Op, scalePartial(R, I, Pos, P, D, Bd));
     }
     return;
