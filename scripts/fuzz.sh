@@ -5,7 +5,8 @@
 #
 # Generates N random functions with tools/fuzzgen/fuzzgen.py (FUZZ_BATCH functions per C file, 20
 # by default, to keep compile overhead low), compiles every file with synthase-cc at -O0 and -O2,
-# runs it (forward, reverse and vector mode against finite differences, dot-product test), and
+# runs it (forward, reverse, vector forward and vector reverse mode against finite differences,
+# scalar calls and the dot-product test), and
 # prints one summary line:
 #   fuzz: programs tried N (-O0 and -O2), mismatches M, crashes C, refused R
 # A mismatch is a wrong derivative (or primal output) at one opt level; a crash is a compiler

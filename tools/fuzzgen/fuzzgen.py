@@ -23,6 +23,8 @@ random points checks
   * the dot-product test <J v, w> = <v, J^T w> (forward against reverse, tight tolerance),
   * vector mode (enzyme_width 2, separate shadows, struct {double d[2]} return) lane by lane
     against scalar forward mode,
+  * vector reverse mode (enzyme_width 2: two output weightings, explicit seeds, each active
+    scalar's two adjoints in a row) lane by lane against scalar reverse mode,
   * that forward and reverse mode leave the same primal outputs in memory as the primal.
 FD is evaluated with two step sizes; when they disagree (a branch, a kink, an ill-conditioned
 point) the point is skipped. The tolerance is derived from that disagreement and the values' scale.
@@ -59,6 +61,8 @@ double __enzyme_fwddiff(void *, ...);
 typedef struct { double d0, d1, d2; } fz_G3;
 typedef struct { double d[2]; } fz_T2;
 fz_G3 __enzyme_autodiff_g3(void *, ...);
+typedef struct { double d0[2], d1[2], d2[2]; } fz_G3x2;
+fz_G3x2 __enzyme_autodiff_g3x2(void *, ...);
 fz_T2 __enzyme_fwddiff_w2(void *, ...);
 
 typedef struct { double w; double s[3]; int k; } fz_P;
@@ -96,6 +100,7 @@ typedef struct {
   void (*fwd)(const double *X, const double *V, double *Yp, double *JV);
   void (*rev)(const double *X, const double *W, double *Yp, double *G);
   void (*vec)(const double *X, const double *V1, const double *V2, double *JV1, double *JV2);
+  void (*vrev)(const double *X, const double *W1, const double *W2, double *Yp, double *G1, double *G2);
 } fz_fn;
 
 static unsigned long long fz_state = 1;
@@ -235,6 +240,28 @@ static int fz_check(const fz_fn *F, unsigned long long seed, int *skipped) {
       }
       if (fz_rel(JV2[j], JVb[j]) > 1e-12) {
         fprintf(stderr, "FZMISMATCH %s trial %d: vector lane 1 output %d = %.17g, scalar forward %.17g\n", F->name, trial, j, JV2[j], JVb[j]);
+        bad = 1;
+      }
+    }
+    /* vector reverse mode, width 2: lanes against scalar reverse mode (a second weighting W2) */
+    double W2[MAXV], G1[MAXV], G2[MAXV], Gb[MAXV];
+    W2[0] = 1.0;
+    for (int j = 1; j < F->nout; ++j)
+      W2[j] = 0.25 - 0.5 * W[j];
+    F->rev(X, W2, Yr, Gb);
+    F->vrev(X, W, W2, Yr, G1, G2);
+    for (int j = 1; j < F->nout; ++j)
+      if (fz_rel(Yr[j], Y[j]) > 1e-12) {
+        fprintf(stderr, "FZMISMATCH %s trial %d: vector-reverse primal output %d: %.17g want %.17g\n", F->name, trial, j, Yr[j], Y[j]);
+        bad = 1;
+      }
+    for (int i = 0; i < F->nin; ++i) {
+      if (fz_rel(G1[i], G[i]) > 1e-12) {
+        fprintf(stderr, "FZMISMATCH %s trial %d: vector reverse lane 0 input %d = %.17g, scalar reverse %.17g\n", F->name, trial, i, G1[i], G[i]);
+        bad = 1;
+      }
+      if (fz_rel(G2[i], Gb[i]) > 1e-12) {
+        fprintf(stderr, "FZMISMATCH %s trial %d: vector reverse lane 1 input %d = %.17g, scalar reverse %.17g\n", F->name, trial, i, G2[i], Gb[i]);
         bad = 1;
       }
     }
@@ -590,6 +617,7 @@ def wrappers(r, name, N, K, ws=False, arena=False):
     wsf = f"{dup}ws, dws, " if ws else ""
     wsr0 = "  memset(dws, 0, sizeof dws);\n" if ws else ""
     wsv = f"{dup}ws, dws, dws2, " if ws else ""
+    wsr2 = "  memset(dws, 0, sizeof dws);\n  memset(dws2, 0, sizeof dws2);\n" if ws else ""
     settle = (lambda mode: f'  fz_arena_settle("{name}", "{mode}");\n') if arena else (lambda mode: "")
     return f'''
 static void {name}_primal(const double *X, double *Y) {{
@@ -634,6 +662,21 @@ static void {name}_vec(const double *X, const double *V1, const double *V2, doub
   fz_pack(JV1 + 1, {N}, da1, dO1, &dp1);
   fz_pack(JV2 + 1, {N}, da2, dO2, &dp2);
 }}
+static void {name}_vrev(const double *X, const double *W1, const double *W2, double *Yp, double *G1, double *G2) {{
+  double a[{N}], o[{N}], da1[{N}], dO1[{N}], da2[{N}], dO2[{N}];
+  fz_P p, dp1, dp2;
+{wsd}{wsr2}  fz_unpack(X + 3, {N}, a, o, &p, {K});
+  fz_unpack(W1 + 1, {N}, da1, dO1, &dp1, {K});
+  fz_unpack(W2 + 1, {N}, da2, dO2, &dp2, {K});
+  fz_G3x2 g = __enzyme_autodiff_g3x2((void *){name}, enzyme_width, 2, {out}X[0], {out}X[1], {out}X[2], {dup}a, da1, da2,
+      {dup}o, dO1, dO2, {dup}&p, &dp1, &dp2, {wsv}{cn}{N}, W1[0], W2[0]);
+{settle("vector reverse")}  G1[0] = g.d0[0]; G1[1] = g.d1[0]; G1[2] = g.d2[0];
+  G2[0] = g.d0[1]; G2[1] = g.d1[1]; G2[2] = g.d2[1];
+  fz_pack(G1 + 3, {N}, da1, dO1, &dp1);
+  fz_pack(G2 + 3, {N}, da2, dO2, &dp2);
+  Yp[0] = 0;
+  fz_pack(Yp + 1, {N}, a, o, &p);
+}}
 #endif
 ''', nin, nout
 
@@ -651,8 +694,8 @@ def gen_function(seed, index, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuzzme
     fg = FuncGen(r, name, m, mem)
     body = fg.generate()
     w, nin, nout = wrappers(r, name, N, K, fg.ws, fg.uses_arena)
-    entry = '  {"%s (seed %d index %d)", %d, %d, %d, %s_primal, FZ_AD(%s_fwd), FZ_AD(%s_rev), FZ_AD(%s_vec)},\n' % (
-        name, seed, index, index, nin, nout, name, name, name, name)
+    entry = '  {"%s (seed %d index %d)", %d, %d, %d, %s_primal, FZ_AD(%s_fwd), FZ_AD(%s_rev), FZ_AD(%s_vec), FZ_AD(%s_vrev)},\n' % (
+        name, seed, index, index, nin, nout, name, name, name, name, name)
     return body + w, entry, fg.uses_arena
 
 
