@@ -52,7 +52,23 @@ static bool lowerBatch(CallBase *CB) {
   B.SetCurrentDebugLocation(CB->getDebugLoc());
   // Lanes[k] = the arguments of lane k.
   std::vector<SmallVector<Value *, 8>> Lanes(W);
+  // f returns a large struct through a hidden pointer: lane k writes the k-th element of the
+  // call's own result buffer, which must hold N of them.
+  bool FnSRet = F->arg_size() > 0 && F->hasParamAttribute(0, Attribute::StructRet);
+  if (FnSRet) {
+    Type *ST = F->getParamStructRetType(0);
+    const DataLayout &DL = CB->getModule()->getDataLayout();
+    uint64_t Need = W * DL.getTypeAllocSize(ST).getFixedValue();
+    if (!SRet || DL.getTypeAllocSize(CB->getParamStructRetType(0)).getFixedValue() < Need)
+      return fail("'" + F->getName() + "' returns '" + printType(ST) + "' through a hidden pointer, and the call's "
+                      "declared result does not hold " + Twine(W) + " of them",
+                  "declare __enzyme_batch to return a struct of " + Twine(W) + " such results");
+    for (unsigned k = 0; k < W; ++k)
+      Lanes[k].push_back(B.CreateConstInBoundsGEP1_64(ST, SRet, k));
+  }
   for (Argument &A : F->args()) {
+    if (FnSRet && A.getArgNo() == 0)
+      continue;
     Type *PT = A.getType();
     StringRef M = Op < NOps ? markerName(CB->getArgOperand(Op)) : "";
     enum { Vector, Scalar, Buffer } K = W > 1 ? Vector : Scalar;
@@ -114,7 +130,7 @@ static bool lowerBatch(CallBase *CB) {
   }
   Type *RT = F->getReturnType();
   Type *Declared = SRet ? CB->getParamStructRetType(0) : CB->getType();
-  if (RT->isVoidTy() || Declared->isVoidTy()) {
+  if (RT->isVoidTy() || Declared->isVoidTy() || FnSRet) {
     if (!CB->getType()->isVoidTy())
       CB->replaceAllUsesWith(Constant::getNullValue(CB->getType()));
     return true;

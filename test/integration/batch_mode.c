@@ -37,6 +37,17 @@ static void foo(char *p) {
   *(double *)(p + sizeof(int[3]) + sizeof(double) + sizeof(float)) = x * y;
 }
 
+typedef struct { double a, b, c; } S3; /* returned through a hidden pointer */
+typedef struct { S3 lane[3]; } S3x3;
+#ifdef __cplusplus
+extern "C"
+#endif
+S3x3 __enzyme_batch_s3(void *, ...);
+static S3 trio(double x, double y) {
+  S3 r = {x + y, x * y, sin(x) * y};
+  return r;
+}
+
 static void scale_row(double *row, double s, int n) {
   for (int i = 0; i < n; i++) row[i] *= s;
 }
@@ -74,6 +85,16 @@ int main(void) {
                       enzyme_scalar, 0.5, enzyme_scalar, 4);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 4; j++) CHECK_CLOSE(m[i][j], 0.5 * (4 * i + j + 1), 1e-15, "buffer row %d col %d", i, j);
+
+  /* a struct result returned through sret: lane k fills the k-th struct of the declared result */
+  S3x3 t = __enzyme_batch_s3((void *)trio, enzyme_width, 3, enzyme_vector, 0.5, 1.5, -2.0, enzyme_scalar, 3.0);
+  double xs[3] = {0.5, 1.5, -2.0};
+  for (int k = 0; k < 3; k++) {
+    S3 w = trio(xs[k], 3.0);
+    CHECK_CLOSE(t.lane[k].a, w.a, 1e-15, "sret lane %d a", k);
+    CHECK_CLOSE(t.lane[k].b, w.b, 1e-15, "sret lane %d b", k);
+    CHECK_CLOSE(t.lane[k].c, w.c, 1e-15, "sret lane %d c", k);
+  }
 
   /* float results, width 8, mixed kinds */
   float pts[8][2];
