@@ -226,6 +226,40 @@ static void hvp_width2(void) {
   }
 }
 
+/* ---- realloc growth, posix_memalign, memcpy, a pointer stored in a heap struct, a global ---- */
+typedef struct { double *v; double s; } Box;
+static double gbuf[4];
+static double grow(const double *x, int n) {
+  double *a = NULL;
+  int cap = 0;
+  for (int i = 0; i < n; i++) {
+    if (i >= cap) { cap = cap ? 2 * cap : 1; a = (double *)realloc(a, sizeof(double) * cap); }
+    a[i] = x[i] * x[i];
+  }
+  double *b;
+  if (posix_memalign((void **)&b, 64, sizeof(double) * n)) return 0;
+  memcpy(b, a, sizeof(double) * n);
+  Box bx; bx.v = b; bx.s = 0;
+  Box *pb = (Box *)malloc(sizeof(Box));
+  *pb = bx;
+  for (int i = 0; i < n; i++) { pb->s += sin(pb->v[i]) * x[(i + 1) % n]; gbuf[i % 4] += pb->v[i]; }
+  double r = pb->s + gbuf[0] * gbuf[1];
+  free(pb); free(b); free(a);
+  return r;
+}
+static void memory_width4(void) {
+  double x[5] = {0.3, -0.7, 1.1, 0.4, -1.2};
+  double d[4][5] = {{0}}, s[4] = {1, -1, 2, 0.5};
+  memset(gbuf, 0, sizeof gbuf);
+  __enzyme_autodiff((void *)grow, enzyme_width, 4, enzyme_dup, x, d[0], d[1], d[2], d[3], enzyme_const, 5, s[0], s[1], s[2], s[3]);
+  for (int l = 0; l < 4; l++) {
+    double ref[5] = {0};
+    memset(gbuf, 0, sizeof gbuf);
+    __enzyme_autodiff((void *)grow, enzyme_dup, x, ref, enzyme_const, 5, s[l]);
+    for (int i = 0; i < 5; i++) CHECK_CLOSE(d[l][i], ref[i], 1e-12, "memory width 4 lane %d dx[%d]", l, i);
+  }
+}
+
 int main(void) {
   split_width2();
   hvp_width2();
@@ -236,5 +270,6 @@ int main(void) {
   }
   busy_width4();
   out_width2();
+  memory_width4();
   return check_report();
 }
