@@ -9,6 +9,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -268,11 +269,26 @@ static void foldNeverWrittenGlobals(Function &F) {
   }
 }
 
+/// At -O0 the primal runs exactly as written, while the clone is optimized; fast-math flags would
+/// let that optimization round differently (x/3 as x*(1/3)) or break ties differently (a compare
+/// and select becoming maxnum), and a loop test or branch could then take another path than the
+/// primal did. Without the flags the clone computes what the unoptimized primal computes.
+static void dropFastMathFlags(Function &F) {
+  for (const char *A : {"unsafe-fp-math", "no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math",
+                        "approx-func-fp-math", "less-precise-fpmad"})
+    F.removeFnAttr(A);
+  for (Instruction &I : instructions(F))
+    if (isa<FPMathOperator>(&I))
+      I.copyFastMathFlags(FastMathFlags()); // setFastMathFlags only adds flags
+}
+
 Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   ValueToValueMapTy VMap;
   Function *C = CloneFunction(&F, VMap);
   C->setName(F.getName() + ".synthase.primal");
   C->setLinkage(GlobalValue::InternalLinkage);
+  if (F.hasOptNone())
+    dropFastMathFlags(*C);
   C->removeFnAttr(Attribute::OptimizeNone);
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
