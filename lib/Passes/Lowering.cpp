@@ -7,6 +7,7 @@
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Passes/Inlining.h"
+#include "Passes/SugarInlining.h"
 #include "Support/Diagnostics.h"
 #include "synthase/Synthase.h"
 #include "llvm/ADT/SetVector.h"
@@ -181,6 +182,8 @@ static bool lowerForward(Engine &E, DiffCall &DC) {
     else
       for (unsigned i = 0; i < N; ++i)
         Parts.push_back(B.CreateExtractValue(R, i));
+    if (!DC.ReturnDerivative) // enzyme_const_return: the primal only
+      Parts.resize(S.RetPrimal ? 1 : 0);
   }
   deliverResult(DC, Parts, B);
   return true;
@@ -438,6 +441,7 @@ bool lowerModule(Module &M, const Options &O) {
   bool Changed = dropTypeHints(M);
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
+  Changed |= inlineEntryPointWrappers(M);
   if (O.PrintPasses)
     errs() << "synthase: lowering AD call sites\n";
   Changed |= lowerDiffCalls(M, O, E);
