@@ -433,6 +433,10 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
                     "returns with the weight of each field");
       Op = NOps;
     } else {
+      StringRef Extra = markerName(CB->getArgOperand(Op));
+      if (Extra == "enzyme_width" || Extra == "enzyme_primal_return" || Extra == "enzyme_noret" ||
+          Extra.ends_with("_return"))
+        return fail("marker '" + Extra + "' must come before the first argument");
       return fail("too many arguments: '" + DC.Fn->getName() + "' has " +
                       Twine(DC.Fn->arg_size()) + " parameters; extra operand " +
                       printInstruction(CB->getArgOperand(Op)),
