@@ -19,6 +19,12 @@ extern int enzyme_dupnoneedv;
 extern int enzyme_const;      /* not differentiated */
 extern int enzyme_out;        /* reverse mode: active scalar, its adjoint is returned */
 extern int enzyme_width;      /* vector mode: followed by the width N */
+/* Leading options (before the first argument), as <enzyme/enzyme> passes them. */
+extern int enzyme_primal_return; /* return the primal result first */
+extern int enzyme_noret;         /* do not return the primal result (the default) */
+extern int enzyme_const_return;  /* the return carries no derivative */
+extern int enzyme_active_return; /* reverse mode: the float return is seeded with 1 */
+extern int enzyme_dup_return;    /* forward mode: the tangent of the return is returned */
 
 /* Reverse mode: returns the adjoint(s) of the enzyme_out arguments; adds gradients into shadows. */
 double __enzyme_autodiff(void *, ...);

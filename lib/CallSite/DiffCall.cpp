@@ -280,11 +280,28 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
 
   IRBuilder<> B(CB);
   unsigned Op = First + 1, NOps = CB->arg_size();
-  // Leading options: enzyme_primal_return, enzyme_width N (any order).
+  // Leading options: enzyme_primal_return / enzyme_noret, the return activity
+  // (enzyme_const_return, enzyme_active_return, enzyme_dup_return), enzyme_width N (any order).
+  // <enzyme/enzyme> opens every call with a return activity and one of the first two.
   while (Op < NOps) {
     StringRef M = markerName(CB->getArgOperand(Op));
-    if (M == "enzyme_primal_return") {
-      DC.ReturnPrimal = true;
+    if (M == "enzyme_primal_return" || M == "enzyme_noret") {
+      DC.ReturnPrimal = M == "enzyme_primal_return";
+      ++Op;
+    } else if (M == "enzyme_const_return" || M == "enzyme_active_return" || M == "enzyme_dup_return") {
+      if (M == "enzyme_active_return" && Mode == DiffMode::Forward)
+        return fail("enzyme_active_return is a reverse-mode marker",
+                    "in forward mode the return is enzyme_dup_return (its tangent is returned) or "
+                    "enzyme_const_return");
+      if (M == "enzyme_dup_return" && Mode == DiffMode::Reverse)
+        return fail("enzyme_dup_return (a duplicated return) is not supported in reverse mode",
+                    "return a float with enzyme_active_return, or write the result through an "
+                    "enzyme_dup pointer argument and mark the return enzyme_const_return");
+      if (M == "enzyme_active_return" && !isFloatLike(DC.Fn->getReturnType()))
+        return fail("enzyme_active_return, but '" + DC.Fn->getName() + "' returns '" +
+                        printType(DC.Fn->getReturnType()) + "', which is not floating point",
+                    "mark the return enzyme_const_return (enzyme::Const<T> in C++)");
+      DC.ReturnDerivative = M != "enzyme_const_return";
       ++Op;
     } else if (M == "enzyme_width") {
       if (Op + 1 >= NOps)
@@ -312,13 +329,15 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       else if (M == "enzyme_dupnoneed") Kind = ArgKind::DupNoNeed;
       else if (M == "enzyme_dupv") { Kind = ArgKind::Dup; Vectorized = true; }
       else if (M == "enzyme_dupnoneedv") { Kind = ArgKind::DupNoNeed; Vectorized = true; }
-      else if (M == "enzyme_width" || M == "enzyme_primal_return")
+      else if (M == "enzyme_width" || M == "enzyme_primal_return" || M == "enzyme_noret" ||
+               M.ends_with("_return"))
         return fail("marker '" + M + "' must come before the first argument");
       else
         return fail("unknown marker '" + M + "' before argument " + Twine(A.getArgNo()) + " of '" +
                         DC.Fn->getName() + "'",
                     "known markers: enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, "
-                    "enzyme_out, enzyme_width, enzyme_primal_return");
+                    "enzyme_out, enzyme_width, enzyme_primal_return, enzyme_noret, "
+                    "enzyme_const_return, enzyme_active_return, enzyme_dup_return");
       ++Op;
     }
     if (Vectorized) {
@@ -409,7 +428,8 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   }
   Type *RT = DC.Fn->getReturnType();
   if (Op < NOps) {
-    if (Mode == DiffMode::Reverse && floatLeafCount(RT) > 0 && looksLikeSeed(CB, Op, RT)) {
+    if (Mode == DiffMode::Reverse && DC.ReturnDerivative && floatLeafCount(RT) > 0 &&
+        looksLikeSeed(CB, Op, RT)) {
       DC.DRet = parseSeed(B, CB, Op, RT);
       if (!DC.DRet)
         return fail("the seed of the return adjoint (the operands after the last argument of '" +
@@ -418,6 +438,10 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
                     "returns with the weight of each field");
       Op = NOps;
     } else {
+      StringRef Extra = markerName(CB->getArgOperand(Op));
+      if (Extra == "enzyme_width" || Extra == "enzyme_primal_return" || Extra == "enzyme_noret" ||
+          Extra.ends_with("_return"))
+        return fail("marker '" + Extra + "' must come before the first argument");
       return fail("too many arguments: '" + DC.Fn->getName() + "' has " +
                       Twine(DC.Fn->arg_size()) + " parameters; extra operand " +
                       printInstruction(CB->getArgOperand(Op)),
@@ -425,6 +449,9 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
                   "per lane");
     }
   }
+  // A constant return contributes nothing to the adjoints: its seed is 0.
+  if (Mode == DiffMode::Reverse && !DC.ReturnDerivative && floatLeafCount(RT) > 0)
+    DC.DRet = Constant::getNullValue(RT);
   // Seeding every field with 1 would return the derivative of the sum of the fields, which is
   // rarely what was meant: a return with several float fields needs its seed spelled out.
   if (Mode == DiffMode::Reverse && !DC.DRet && floatLeafCount(RT) > 1)

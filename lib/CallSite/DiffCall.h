@@ -36,6 +36,9 @@ struct DiffCall {
   llvm::Function *Fn = nullptr;
   unsigned Width = 1;
   bool ReturnPrimal = false;
+  /// False after enzyme_const_return: the return carries no derivative. Forward mode then does
+  /// not return its tangent; reverse mode seeds the return adjoint with 0.
+  bool ReturnDerivative = true;
   llvm::SmallVector<ArgSpec, 8> Args;
   /// Reverse mode: explicit seed of an active return, of the return type (a trailing float, or a
   /// value of the returned struct type); default 1.0 when the return has a single float field.

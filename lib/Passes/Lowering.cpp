@@ -10,6 +10,7 @@
 #include "Passes/Inlining.h"
 #include "Passes/NestingOrder.h"
 #include "Passes/SplitMode.h"
+#include "Passes/SugarInlining.h"
 #include "Support/Diagnostics.h"
 #include "Support/RustNames.h"
 #include "synthase/Synthase.h"
@@ -219,6 +220,8 @@ static bool lowerForward(Engine &E, DiffCall &DC) {
     else
       for (unsigned i = 0; i < N; ++i)
         Parts.push_back(B.CreateExtractValue(R, i));
+    if (!DC.ReturnDerivative) // enzyme_const_return: the primal only
+      Parts.resize(S.RetPrimal ? 1 : 0);
   }
   deliverResult(DC, Parts, B);
   return true;
@@ -502,6 +505,7 @@ bool lowerModule(Module &M, const Options &O) {
   bool Changed = dropTypeHints(M);
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
+  Changed |= inlineEntryPointWrappers(M);
   if (O.PrintPasses)
     errs() << "synthase: lowering AD call sites\n";
   Changed |= lowerDiffCalls(M, O, E);
