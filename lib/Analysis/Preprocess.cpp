@@ -4,6 +4,7 @@
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
 #include "Reverse/Tape.h"
+#include "Engine/FunctionShadows.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/InstIterator.h"
@@ -283,6 +284,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);
+  routeIndirectCalls(*C); // after simplification, which turns known targets into direct calls
   return C;
 }
 
