@@ -207,7 +207,9 @@ template <typename Gen> void generate(Engine &E, Candidate &C, Gen G) {
   bool OK = G();
   if (!OK || Cap.errors()) {
     StringRef Msg = Cap.messages();
-    C.Failure = Msg.empty() ? "its derivative could not be generated" : Msg.split('\n').first.str();
+    Msg = Msg.split('\n').first;
+    Msg.consume_front("synthase: ");
+    C.Failure = Msg.empty() ? "its derivative could not be generated" : Msg.str();
     E.forgetFailed(); // a direct use elsewhere regenerates and reports it
   }
 }
