@@ -524,3 +524,30 @@ GradientPair indirectGradient(Engine &E, const Signature &S, function_ref<void(G
 }
 
 } // namespace synthase
+
+namespace synthase {
+
+bool lowerVirtualReverse(Module &M) {
+  bool Changed = false;
+  for (Function &F : make_early_inc_range(M)) {
+    if (!F.isDeclaration() || !F.getName().contains("__enzyme_virtualreverse"))
+      continue;
+    for (User *U : make_early_inc_range(F.users())) {
+      auto *CB = dyn_cast<CallBase>(U);
+      if (!CB || CB->getCalledOperand() != &F || CB->arg_size() != 1 || !CB->getType()->isPointerTy())
+        continue;
+      // The shadow of a function pointer or vtable pointer is never read (dispatch goes by the
+      // primal pointer), so the "shadow record" Enzyme builds here is the pointer itself.
+      CB->replaceAllUsesWith(CB->getArgOperand(0));
+      if (auto *II = dyn_cast<InvokeInst>(CB))
+        BranchInst::Create(II->getNormalDest(), II->getIterator());
+      CB->eraseFromParent();
+      Changed = true;
+    }
+    if (F.use_empty())
+      F.eraseFromParent();
+  }
+  return Changed;
+}
+
+} // namespace synthase

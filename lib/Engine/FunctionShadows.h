@@ -34,4 +34,9 @@ llvm::Function *indirectTangent(Engine &E, const Signature &S,
 GradientPair indirectGradient(Engine &E, const Signature &S,
                               llvm::function_ref<void(GradientPair)> Register);
 
+/// Enzyme's `__enzyme_virtualreverse(fp)` builds a shadow record for a function or vtable
+/// pointer that user code stores into shadow objects. Here a shadow function pointer is never
+/// read, so the call is the pointer itself; code written for Enzyme compiles and stays right.
+bool lowerVirtualReverse(llvm::Module &M);
+
 } // namespace synthase

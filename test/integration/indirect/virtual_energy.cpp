@@ -7,6 +7,7 @@
 // RUN: %synthase-cxx -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cxx -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
 #include "check.h"
+extern "C" void *__enzyme_virtualreverse(void *);
 
 struct Shape {
   virtual double energy() const = 0;
@@ -79,6 +80,13 @@ int main() {
   double t = __enzyme_fwddiff((void *)total, enzyme_dup, objs, tobjs, enzyme_const, 3);
   double dot = 1 * ds1.k + 2 * ds1.x + 3 * dp1.m + 4 * dp1.th + 5 * dq1.k + 6 * dq1.x;
   CHECK_CLOSE(t, dot, 1e-12, "forward = <grad, v>");
+
+  // Code written for Enzyme gives shadow objects a vtable from __enzyme_virtualreverse.
+  Pendulum dp2(0, 0);
+  *(void **)&dp2 = __enzyme_virtualreverse(*(void **)&p1);
+  Shape *one[1] = {&p1}, *done[1] = {&dp2};
+  __enzyme_autodiff((void *)total, enzyme_dup, one, done, enzyme_const, 1);
+  CHECK_CLOSE(dp2.th, 1.5 * sin(0.4), 1e-12, "__enzyme_virtualreverse shadow: dth");
 
   // ---- objects made inside ----
   double p[2 * N], dp[2 * N] = {0}, g[2 * N];
