@@ -5,6 +5,7 @@
 #include "Rules/Allocators.h"
 #include "Reverse/Tape.h"
 #include "Engine/FunctionShadows.h"
+#include "Rules/SortRules.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/InstIterator.h"
@@ -279,6 +280,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr("enzyme_marker");
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
+  expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);
   privatizeTapeArena(*C);
   dropUnwindEdges(*C);
