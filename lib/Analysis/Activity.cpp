@@ -3,6 +3,7 @@
 #include "Analysis/MemoryLayout.h"
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Engine.h"
+#include "Engine/FunctionShadows.h"
 #include "Rules/Allocators.h"
 #include "Rules/CustomDerivatives.h"
 #include "Rules/Rules.h"
@@ -95,7 +96,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
                any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }));
         }
         else if (auto *LI = dyn_cast<LoadInst>(&I))
-          S = shadowed(LI->getPointerOperand());
+          S = shadowed(LI->getPointerOperand()) && !onlyReachesCode(LI); // a vtable pointer has no shadow
         else if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
           S = intToPtrBase(I2P) && shadowed(intToPtrBase(I2P));
         else if (isPtrDerivation(&I))

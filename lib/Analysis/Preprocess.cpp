@@ -4,6 +4,8 @@
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
 #include "Reverse/Tape.h"
+#include "Engine/FunctionShadows.h"
+#include "Rules/SortRules.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/InstIterator.h"
@@ -294,11 +296,13 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr("enzyme_marker");
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
+  expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);
   privatizeTapeArena(*C);
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);
+  routeIndirectCalls(*C); // after simplification, which turns known targets into direct calls
   return C;
 }
 

@@ -83,6 +83,9 @@ public:
   llvm::Module &module() { return M; }
   /// Registered custom derivatives (Rules/CustomDerivatives.h).
   CustomDerivatives &customs() { return Custom; }
+  /// Forgets failed generations (their errors were captured, see FunctionShadows.cpp), so a
+  /// later request generates again and reports.
+  void forgetFailed();
   /// Drops the simplified clones once lowering is done.
   void cleanup();
 

@@ -8,6 +8,7 @@
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
+#include "Engine/FunctionShadows.h"
 #include "Engine/Refusals.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
@@ -307,7 +308,8 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Type *T = LI->getType();
-    if (!(carriesDerivative(T) || T->isPtrOrPtrVectorTy() || movesData(LI)) || !active(LI->getPointerOperand()))
+    if (!(carriesDerivative(T) || T->isPtrOrPtrVectorTy() || movesData(LI)) || !active(LI->getPointerOperand()) ||
+        (T->isPointerTy() && onlyReachesCode(LI)))
       return;
     Lanes L;
     for (unsigned l = 0; l < W; ++l) {
@@ -588,6 +590,8 @@ Function *Engine::tangentFunction(const Signature &S) {
     return It->second;
   if (Custom.forwardRule(S.Fn))
     return Tangents[S] = Custom.tangent(*this, S);
+  if (isIndirectTrampoline(S.Fn))
+    return Tangents[S] = indirectTangent(*this, S, [&](Function *F) { Tangents[S] = F, noteGenerated(F); });
   Function *Src = primalOf(S.Fn);
   Type *RT = Src->getReturnType();
   SmallVector<Type *, 5> RetParts;

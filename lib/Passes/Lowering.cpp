@@ -3,6 +3,7 @@
 #include "CallSite/DiffCall.h"
 #include "Analysis/UserAnnotations.h"
 #include "Engine/Engine.h"
+#include "Engine/FunctionShadows.h"
 #include "Passes/CallChecks.h"
 #include "Passes/Lowering.h"
 #include "Reverse/Tape.h"
@@ -503,6 +504,7 @@ bool lowerModule(Module &M, const Options &O) {
   E.customs().read(M, O.When);
   applyUserAnnotations(M);
   bool Changed = dropTypeHints(M);
+  Changed |= lowerVirtualReverse(M);
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
   Changed |= inlineEntryPointWrappers(M);

@@ -6,6 +6,7 @@
 // integer arithmetic) and otherwise taken from the tape. Adjoints live in stack slots that
 // mem2reg promotes once generation is done.
 #include "Reverse/GradientGen.h"
+#include "Engine/FunctionShadows.h"
 
 namespace synthase {
 namespace gradient {
@@ -305,6 +306,10 @@ GradientPair Engine::gradientPair(const Signature &S) {
     return It->second;
   if (Custom.reverseRule(S.Fn))
     return Gradients[S] = Custom.gradient(*this, S);
+  if (isIndirectTrampoline(S.Fn))
+    return Gradients[S] = indirectGradient(*this, S, [&](GradientPair P) {
+             Gradients[S] = P, noteGenerated(P.Augmented), noteGenerated(P.Reverse);
+           });
   Function *Src = primalOf(S.Fn);
   GradientGen G(*this, S, Src);
   // Recursive calls see the pair being built: register declarations first.
