@@ -108,6 +108,13 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
   if (auto *P = dyn_cast<PHINode>(I)) {
     if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy() && !movesData(I))
       return;
+    // A pointer phi is visited before its back-edge values: its tangent phi would be made even
+    // for a loop-carried pointer (a `chunks_exact` cursor over enzyme_const data) whose every
+    // incoming value lacks a shadow, and loads through that null shadow fault. The activity
+    // analysis' least fixed point says which pointer phis do have a shadow.
+    if (T->isPtrOrPtrVectorTy() && !Moves.isShadowed(I) &&
+        none_of(P->incoming_values(), [&](Use &U) { return Tan.count(U.get()) > 0; }))
+      return;
     SmallVector<PHINode *, 4> TP;
     IRBuilder<> PB(cast<Instruction>(C)->getParent(), cast<Instruction>(C)->getParent()->begin());
     for (unsigned l = 0; l < W; ++l)
