@@ -6,7 +6,9 @@
 #include "Reverse/Tape.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -243,27 +245,46 @@ static void inlineCallees(Function &F) {
   }
 }
 
-/// A file-local global that nothing ever writes (`static void *(*alloc)(size_t) = malloc;` at
-/// -O0) holds its initializer: loads of it become that constant, so a function pointer kept
-/// there is seen as the function it names.
-static void foldNeverWrittenGlobals(Function &F) {
-  auto onlyLoaded = [](GlobalVariable *G) {
-    for (const User *U : G->users()) {
-      auto *LI = dyn_cast<LoadInst>(U);
-      if (!LI || LI->isVolatile() || LI->getPointerOperand() != G)
+/// A global that keeps its initializer: file-local and only ever loaded (through any constant
+/// offset), or declared constant. Loads of it, whole or of a field at a constant offset, become
+/// the initializer's bytes, so a function pointer kept there (`static void *(*alloc)(size_t) =
+/// malloc;`, `tup.allocfn` of `const struct {...} tup`) is seen as the function it names. A
+/// writable global visible to other modules is left alone: another unit may store into it.
+static bool onlyLoaded(const Value *V) {
+  for (const User *U : V->users()) {
+    if (auto *LI = dyn_cast<LoadInst>(U)) {
+      if (LI->isVolatile())
         return false;
+    } else if (isa<GEPOperator>(U) || (isa<ConstantExpr>(U) && cast<ConstantExpr>(U)->isCast()) ||
+               isa<BitCastInst>(U) || isa<AddrSpaceCastInst>(U)) {
+      if (auto *GEP = dyn_cast<GEPOperator>(U); GEP && GEP->getPointerOperand() != V)
+        return false;
+      if (!onlyLoaded(U))
+        return false;
+    } else {
+      return false; // stored, passed to a call, compared: its address escapes or it is written
     }
-    return true;
-  };
-  SmallVector<LoadInst *, 8> Loads;
-  for (Instruction &I : instructions(F))
-    if (auto *LI = dyn_cast<LoadInst>(&I))
-      if (auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()))
-        if (G->hasLocalLinkage() && G->hasDefinitiveInitializer() && !G->isExternallyInitialized() &&
-            G->getValueType() == LI->getType() && !LI->isVolatile() && onlyLoaded(G))
-          Loads.push_back(LI);
-  for (LoadInst *LI : Loads) {
-    LI->replaceAllUsesWith(cast<GlobalVariable>(LI->getPointerOperand())->getInitializer());
+  }
+  return true;
+}
+
+static void foldNeverWrittenGlobals(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<std::pair<LoadInst *, Constant *>, 8> Folds;
+  for (Instruction &I : instructions(F)) {
+    auto *LI = dyn_cast<LoadInst>(&I);
+    if (!LI || LI->isVolatile())
+      continue;
+    APInt Off(DL.getIndexTypeSizeInBits(LI->getPointerOperandType()), 0);
+    auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, true));
+    if (!G || !G->hasDefinitiveInitializer() || G->isExternallyInitialized() ||
+        !(G->isConstant() || (G->hasLocalLinkage() && onlyLoaded(G))))
+      continue;
+    if (Constant *C = ConstantFoldLoadFromConst(G->getInitializer(), LI->getType(), Off, DL))
+      Folds.push_back({LI, C});
+  }
+  for (auto &[LI, C] : Folds) {
+    LI->replaceAllUsesWith(C);
     LI->eraseFromParent();
   }
 }
