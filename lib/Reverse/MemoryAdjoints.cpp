@@ -168,7 +168,10 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
     return;
   }
   if (L.Floats.empty()) { // an array of pointers: its shadow is an array of shadow pointers
-    B.CreateMemMove(DS, MT->getDestAlign(), SS, MT->getSourceAlign(), C->getLength());
+    Value *Len = C->getLength();
+    if (NullShadows && (nullRootOf(MT->getDest()).K != NullRoot::None || nullRootOf(MT->getSource()).K != NullRoot::None))
+      Len = lengthUnlessNullShadow(B, Len, {DS, SS});
+    B.CreateMemMove(DS, MT->getDestAlign(), SS, MT->getSourceAlign(), Len);
     return;
   }
   fail(MT, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
@@ -181,6 +184,16 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
     return;
   Value *DS = revShadow(Dst, B);
   Value *Len = revPrimal(MI->getLength(), B);
+  if (NullShadows) {
+    auto *MTI = dyn_cast<MemTransferInst>(MI);
+    bool FromShadow = MTI && shadowed(MTI->getSource());
+    if (nullRootOf(Dst).K != NullRoot::None || (FromShadow && nullRootOf(MTI->getSource()).K != NullRoot::None)) {
+      SmallVector<Value *, 2> Sh{DS};
+      if (FromShadow)
+        Sh.push_back(revShadow(MTI->getSource(), B));
+      Len = lengthUnlessNullShadow(Bd, Len, Sh);
+    }
+  }
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
     auto *CLen = dyn_cast<ConstantInt>(MT->getLength());

@@ -12,14 +12,30 @@ using namespace llvm;
 
 namespace synthase {
 
-static bool isFloatExtraction(StringRef N) {
-  // istream::_M_extract<T>(T&) and operator>>(T&) for T = float, double, long double.
+/// 'd', 'f' or 'e' (double, float, long double) for istream::_M_extract<T>(T&) and
+/// operator>>(T&) of those T, else 0.
+static char parsedFloatCode(StringRef N) {
   for (const char *P : {"_ZNSi10_M_extractI", "_ZNSirsER", "_ZNSt13basic_istreamIwSt11char_traitsIwEE10_M_extractI",
                         "_ZNSt13basic_istreamIwSt11char_traitsIwEErsER"})
     if (N.consume_front(P))
-      return N.starts_with("d") || N.starts_with("f") || N.starts_with("e");
-  return false;
+      return !N.empty() && StringRef("dfe").contains(N[0]) ? N[0] : 0;
+  return 0;
 }
+
+Type *floatParsedByLibraryCall(LLVMContext &C, StringRef N) {
+  switch (parsedFloatCode(N)) {
+  case 'd':
+    return Type::getDoubleTy(C);
+  case 'f':
+    return Type::getFloatTy(C);
+  case 'e':
+    return Type::getX86_FP80Ty(C);
+  default:
+    return nullptr;
+  }
+}
+
+static bool isFloatExtraction(StringRef N) { return parsedFloatCode(N) != 0; }
 
 bool isInactiveLibraryCall(StringRef N) {
   if (isFloatExtraction(N))

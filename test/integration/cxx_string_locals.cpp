@@ -1,5 +1,7 @@
 // libstdc++ calls that carry no derivative: a local std::string (constructed, appended, compared,
-// its size read), std::to_string and a std::ostringstream in a differentiated function. At -O0
+// its size read), std::to_string, a std::ostringstream and a std::stringstream parsed with >> in a
+// differentiated function. A number parsed into a variable that held an active value has no
+// derivative: the generators zero its shadow. At -O0
 // their members are out-of-line calls without a body (extern templates); they are known inactive
 // (lib/Rules/InactiveLibraryCalls.cpp), so only the floating-point path is differentiated.
 // RUN: %synthase-cxx -O0 -I%inputs %s -o %t0 -lm && %t0
@@ -25,6 +27,19 @@ static double labelled(double x, int n) {
   return s + (log.str().size() > 6 ? x * x * x : 0.0);
 }
 
+static double parsed(double x) {
+  std::stringstream in("14 1.5 tail-chars");
+  double a = x; /* active, then overwritten by a parsed number */
+  float b;
+  in >> a >> b;
+  in.ignore();
+  char ch;
+  in.get(ch);
+  char word[5];
+  in.get(word, 3, '\t');
+  return x * x * a * b + (ch == 't' ? a : 0.0);
+}
+
 int main() {
   double x = 0.7;
   double g = __enzyme_autodiff((void *)keyed, x);
@@ -37,5 +52,9 @@ int main() {
   t = __enzyme_fwddiff((void *)labelled, x, 1.0, enzyme_const, 3);
   CHECK_CLOSE(t, want, 1e-13, "fwd labelled");
   CHECK_CLOSE(t, g, 1e-14, "fwd vs rev");
+  g = __enzyme_autodiff((void *)parsed, x);
+  CHECK_CLOSE(g, 2 * x * 14 * 1.5, 1e-13, "rev parsed");
+  t = __enzyme_fwddiff((void *)parsed, x, 1.0);
+  CHECK_CLOSE(t, 2 * x * 14 * 1.5, 1e-13, "fwd parsed");
   return check_report();
 }
