@@ -8,7 +8,11 @@
 #include "Rules/SortRules.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
@@ -246,29 +250,84 @@ static void inlineCallees(Function &F) {
   }
 }
 
-/// A file-local global that nothing ever writes (`static void *(*alloc)(size_t) = malloc;` at
-/// -O0) holds its initializer: loads of it become that constant, so a function pointer kept
-/// there is seen as the function it names.
-static void foldNeverWrittenGlobals(Function &F) {
-  auto onlyLoaded = [](GlobalVariable *G) {
-    for (const User *U : G->users()) {
-      auto *LI = dyn_cast<LoadInst>(U);
-      if (!LI || LI->isVolatile() || LI->getPointerOperand() != G)
+/// A global that keeps its initializer: file-local and only ever loaded (through any constant
+/// offset), or declared constant. Loads of it, whole or of a field at a constant offset, become
+/// the initializer's bytes, so a function pointer kept there (`static void *(*alloc)(size_t) =
+/// malloc;`, `tup.allocfn` of `const struct {...} tup`) is seen as the function it names. A
+/// writable global visible to other modules is left alone: another unit may store into it.
+static bool onlyLoaded(const Value *V) {
+  for (const User *U : V->users()) {
+    if (auto *LI = dyn_cast<LoadInst>(U)) {
+      if (LI->isVolatile())
         return false;
+    } else if (isa<GEPOperator>(U) || (isa<ConstantExpr>(U) && cast<ConstantExpr>(U)->isCast()) ||
+               isa<BitCastInst>(U) || isa<AddrSpaceCastInst>(U)) {
+      if (auto *GEP = dyn_cast<GEPOperator>(U); GEP && GEP->getPointerOperand() != V)
+        return false;
+      if (!onlyLoaded(U))
+        return false;
+    } else {
+      return false; // stored, passed to a call, compared: its address escapes or it is written
     }
-    return true;
-  };
-  SmallVector<LoadInst *, 8> Loads;
-  for (Instruction &I : instructions(F))
-    if (auto *LI = dyn_cast<LoadInst>(&I))
-      if (auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()))
-        if (G->hasLocalLinkage() && G->hasDefinitiveInitializer() && !G->isExternallyInitialized() &&
-            G->getValueType() == LI->getType() && !LI->isVolatile() && onlyLoaded(G))
-          Loads.push_back(LI);
-  for (LoadInst *LI : Loads) {
-    LI->replaceAllUsesWith(cast<GlobalVariable>(LI->getPointerOperand())->getInitializer());
+  }
+  return true;
+}
+
+/// A call through a pointer that another unit could have replaced, though this one only loads
+/// it: the call becomes a direct call of the allocator the global starts with, behind a run-time
+/// check that stops the program with a message if the pointer was changed (the derivative assumes
+/// that allocator).
+static void versionAllocatorCall(LoadInst *LI, Function *Alloc) {
+  SmallVector<CallInst *, 2> Calls;
+  for (User *U : LI->users())
+    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledOperand() == LI && CI->getFunctionType() == Alloc->getFunctionType())
+      Calls.push_back(CI);
+  Module &M = *LI->getModule();
+  for (CallInst *CI : Calls) {
+    Instruction *Then = nullptr, *Else = nullptr;
+    IRBuilder<> B(CI);
+    SplitBlockAndInsertIfThenElse(B.CreateICmpEQ(LI, Alloc), CI, &Then, &Else);
+    B.SetInsertPoint(Else);
+    std::string Msg = "synthase: the allocator pointer in global '" + LI->getPointerOperand()->stripPointerCasts()->getName().str() +
+                      "' no longer points to '" + Alloc->getName().str() + "', which the derivative assumes\n";
+    FunctionCallee Write = M.getOrInsertFunction("write", B.getInt64Ty(), B.getInt32Ty(), B.getPtrTy(), B.getInt64Ty());
+    B.CreateCall(Write, {B.getInt32(2), B.CreateGlobalString(Msg), B.getInt64(Msg.size())});
+    B.CreateCall(M.getOrInsertFunction("abort", B.getVoidTy()))->setDoesNotReturn();
+    B.CreateUnreachable();
+    Else->eraseFromParent();
+    CI->setCalledOperand(Alloc);
+  }
+}
+
+static void foldNeverWrittenGlobals(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<std::pair<LoadInst *, Constant *>, 8> Folds;
+  SmallVector<std::pair<LoadInst *, Function *>, 2> Versioned;
+  for (Instruction &I : instructions(F)) {
+    auto *LI = dyn_cast<LoadInst>(&I);
+    if (!LI || LI->isVolatile())
+      continue;
+    APInt Off(DL.getIndexTypeSizeInBits(LI->getPointerOperandType()), 0);
+    auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, true));
+    if (!G || !G->hasDefinitiveInitializer() || G->isExternallyInitialized())
+      continue;
+    bool Keeps = G->isConstant() || (G->hasLocalLinkage() && onlyLoaded(G));
+    if (!Keeps && !onlyLoaded(G))
+      continue;
+    Constant *C = ConstantFoldLoadFromConst(G->getInitializer(), LI->getType(), Off, DL);
+    if (!C)
+      continue;
+    if (Keeps)
+      Folds.push_back({LI, C});
+    else if (auto *Fn = dyn_cast<Function>(C->stripPointerCasts()); Fn && isAllocator(Fn))
+      Versioned.push_back({LI, Fn});
+  }
+  for (auto &[LI, C] : Folds) {
+    LI->replaceAllUsesWith(C);
     LI->eraseFromParent();
   }
+  for (auto &[LI, Fn] : Versioned)
+    versionAllocatorCall(LI, Fn);
 }
 
 /// At -O0 the primal runs exactly as written, while the clone is optimized; fast-math flags would

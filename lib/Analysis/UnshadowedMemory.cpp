@@ -143,9 +143,26 @@ bool mayStoreNullShadows(const Function &F, function_ref<bool(const Value *)> Ha
     } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
       if (HasShadow(MT->getDest()) && !HasShadow(MT->getSource()))
         return true;
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      // A bodiless callee that is not differentiated (a known-inactive library call: the
+      // constructor of a std::stringstream) may fill the primal object with pointers its shadow
+      // never receives.
+      const Function *G = CB->getCalledFunction();
+      if (G && G->isDeclaration() && !G->isIntrinsic() && !isAllocator(G) &&
+          any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && HasShadow(U.get()); }))
+        return true;
     }
   }
   return false;
+}
+
+Value *lengthUnlessNullShadow(IRBuilderBase &B, Value *Len, ArrayRef<Value *> Shadows) {
+  Value *Null = nullptr;
+  for (Value *S : Shadows) {
+    Value *N = B.CreateICmpULT(B.CreatePtrToInt(S, B.getInt64Ty()), B.getInt64(1 << 16));
+    Null = Null ? B.CreateOr(Null, N) : N;
+  }
+  return Null ? B.CreateSelect(Null, Constant::getNullValue(Len->getType()), Len) : Len;
 }
 
 NullRoot nullRootOf(Value *Ptr) {

@@ -5,6 +5,7 @@
 #pragma once
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
 
@@ -24,6 +25,12 @@ bool mayHoldDerivatives(const llvm::Function &F, const llvm::Value *Ptr,
 /// where the memory came from and what to change.
 void refuseUnshadowedWrite(const llvm::Function *Fn, const llvm::Instruction *I, const llvm::Value *Ptr,
                            bool IsPointer);
+
+/// A copy's or fill's length made 0 at run time when one of the shadow addresses is null (a
+/// shadow loaded from memory a library call filled in the primal only: the data behind it is
+/// not differentiated, and a run-time length cannot be redirected to a scratch slot).
+llvm::Value *lengthUnlessNullShadow(llvm::IRBuilderBase &B, llvm::Value *Len,
+                                    llvm::ArrayRef<llvm::Value *> Shadows);
 
 } // namespace synthase
 

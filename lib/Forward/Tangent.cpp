@@ -13,6 +13,7 @@
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "Rules/CallJacobians.h"
+#include "Rules/InactiveLibraryCalls.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/Constants.h"
@@ -108,6 +109,13 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
 
   if (auto *P = dyn_cast<PHINode>(I)) {
     if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy() && !movesData(I))
+      return;
+    // A pointer phi is visited before its back-edge values: its tangent phi would be made even
+    // for a loop-carried pointer (a `chunks_exact` cursor over enzyme_const data) whose every
+    // incoming value lacks a shadow, and loads through that null shadow fault. The activity
+    // analysis' least fixed point says which pointer phis do have a shadow.
+    if (T->isPtrOrPtrVectorTy() && !Moves.isShadowed(I) &&
+        none_of(P->incoming_values(), [&](Use &U) { return Tan.count(U.get()) > 0; }))
       return;
     SmallVector<PHINode *, 4> TP;
     IRBuilder<> PB(cast<Instruction>(C)->getParent(), cast<Instruction>(C)->getParent()->begin());
@@ -383,17 +391,26 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
       return;
     }
     auto *MC = cast<MemIntrinsic>(C);
+    auto *MTI = dyn_cast<MemTransferInst>(MI);
+    bool FromShadow = MTI && active(MTI->getSource());
+    bool MayBeNull = NullShadows && (nullRootOf(Dst).K != NullRoot::None ||
+                                     (FromShadow && nullRootOf(MTI->getSource()).K != NullRoot::None));
     for (unsigned l = 0; l < W; ++l) {
-      if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
-        if (active(MT->getSource())) {
-          if (isa<MemMoveInst>(MT))
-            B.CreateMemMove(lane(Dst, l), MT->getDestAlign(), lane(MT->getSource(), l), MT->getSourceAlign(), MC->getLength());
-          else
-            B.CreateMemCpy(lane(Dst, l), MT->getDestAlign(), lane(MT->getSource(), l), MT->getSourceAlign(), MC->getLength());
-          continue;
-        }
+      Value *Len = MC->getLength();
+      if (MayBeNull) {
+        SmallVector<Value *, 2> Sh{lane(Dst, l)};
+        if (FromShadow)
+          Sh.push_back(lane(MTI->getSource(), l));
+        Len = lengthUnlessNullShadow(B, Len, Sh);
       }
-      B.CreateMemSet(lane(Dst, l), B.getInt8(0), MC->getLength(), MI->getDestAlign());
+      if (FromShadow) {
+        if (isa<MemMoveInst>(MTI))
+          B.CreateMemMove(lane(Dst, l), MTI->getDestAlign(), lane(MTI->getSource(), l), MTI->getSourceAlign(), Len);
+        else
+          B.CreateMemCpy(lane(Dst, l), MTI->getDestAlign(), lane(MTI->getSource(), l), MTI->getSourceAlign(), Len);
+        continue;
+      }
+      B.CreateMemSet(lane(Dst, l), B.getInt8(0), Len, MI->getDestAlign());
     }
     return;
   }
@@ -441,6 +458,12 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
              return active(const_cast<Value *>(S));
            });
   };
+  if (Type *FT = Callee ? floatParsedByLibraryCall(I->getContext(), Callee->getName()) : nullptr) {
+    if (active(I->getArgOperand(1))) // a parsed number: no derivative
+      for (unsigned l = 0; l < W; ++l)
+        B.CreateStore(Constant::getNullValue(FT), lane(I->getArgOperand(1), l));
+    return;
+  }
   bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()) && !floatFree(U.get()); });
   if (Callee && (!Callee->isDeclaration() || hasCustomForward(Callee)))
     return visitDefinedCall(I, C, Callee, B);
