@@ -1,4 +1,5 @@
 #include "CallSite/DiffCall.h"
+#include "Passes/GlobalShadowApi.h"
 #include "Support/Diagnostics.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -281,8 +282,9 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   IRBuilder<> B(CB);
   unsigned Op = First + 1, NOps = CB->arg_size();
   // Leading options: enzyme_primal_return / enzyme_noret, the return activity
-  // (enzyme_const_return, enzyme_active_return, enzyme_dup_return), enzyme_width N (any order).
-  // <enzyme/enzyme> opens every call with a return activity and one of the first two.
+  // (enzyme_const_return, enzyme_active_return, enzyme_dup_return), enzyme_width N, enzyme_context
+  // ctx (any order). <enzyme/enzyme> opens every call with a return activity and one of the first two.
+  bool ExplicitWidth = false;
   while (Op < NOps) {
     StringRef M = markerName(CB->getArgOperand(Op));
     if (M == "enzyme_primal_return" || M == "enzyme_noret") {
@@ -309,7 +311,23 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       auto *W = dyn_cast<ConstantInt>(CB->getArgOperand(Op + 1));
       if (!W || W->isZero() || W->getZExtValue() > 64)
         return fail("enzyme_width must be followed by a constant between 1 and 64");
+      if (DC.ShadowSet && DC.Width != W->getZExtValue())
+        return fail("enzyme_width " + Twine(W->getZExtValue()) + " differs from the width of the context (" +
+                    Twine(DC.Width) + ")");
       DC.Width = W->getZExtValue();
+      ExplicitWidth = true;
+      Op += 2;
+    } else if (M == "enzyme_context") {
+      GlobalVariable *Ctx = Op + 1 < NOps ? contextOf(CB->getArgOperand(Op + 1)) : nullptr;
+      if (!Ctx)
+        return fail("enzyme_context must be followed by a context known at compile time",
+                    "create it with void *ctx = __enzyme_context(width); in this function and pass "
+                    "that variable directly");
+      if (ExplicitWidth && DC.Width != contextWidth(Ctx))
+        return fail("enzyme_width " + Twine(DC.Width) + " differs from the width of the context (" +
+                    Twine(contextWidth(Ctx)) + ")");
+      DC.Width = contextWidth(Ctx); // a context of width w differentiates w directions at once
+      DC.ShadowSet = contextSet(Ctx);
       Op += 2;
     } else {
       break;
@@ -330,14 +348,14 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       else if (M == "enzyme_dupv") { Kind = ArgKind::Dup; Vectorized = true; }
       else if (M == "enzyme_dupnoneedv") { Kind = ArgKind::DupNoNeed; Vectorized = true; }
       else if (M == "enzyme_width" || M == "enzyme_primal_return" || M == "enzyme_noret" ||
-               M.ends_with("_return"))
+               M == "enzyme_context" || M.ends_with("_return"))
         return fail("marker '" + M + "' must come before the first argument");
       else
         return fail("unknown marker '" + M + "' before argument " + Twine(A.getArgNo()) + " of '" +
                         DC.Fn->getName() + "'",
                     "known markers: enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, "
                     "enzyme_out, enzyme_width, enzyme_primal_return, enzyme_noret, "
-                    "enzyme_const_return, enzyme_active_return, enzyme_dup_return");
+                    "enzyme_const_return, enzyme_active_return, enzyme_dup_return, enzyme_context");
       ++Op;
     }
     if (Vectorized) {

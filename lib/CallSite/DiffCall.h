@@ -44,6 +44,9 @@ struct DiffCall {
   /// value of the returned struct type); default 1.0 when the return has a single float field.
   llvm::Value *DRet = nullptr;
   llvm::Value *SRet = nullptr; ///< where the C ABI wants a large struct result written
+  /// `enzyme_context, ctx`: the shadow set of globals (0: the context-free one), see
+  /// Passes/GlobalShadowApi.h.
+  unsigned ShadowSet = 0;
 };
 
 /// True for the name of an AD entry point however it was declared: `__enzyme_autodiff`, with a

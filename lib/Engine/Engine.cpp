@@ -41,32 +41,6 @@ void Engine::cleanup() {
   Primals.clear();
 }
 
-static bool holdsFloatData(Type *T) {
-  if (T->isFPOrFPVectorTy())
-    return true;
-  if (auto *ST = dyn_cast<StructType>(T))
-    return any_of(ST->elements(), holdsFloatData);
-  if (auto *AT = dyn_cast<ArrayType>(T))
-    return holdsFloatData(AT->getElementType());
-  return false;
-}
-
-GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
-  if (G->isConstant() || isInactiveGlobal(G) || !holdsFloatData(G->getValueType()))
-    return nullptr;
-  auto It = Shadows.find({G, Lane});
-  if (It != Shadows.end())
-    return It->second;
-  auto *SG = new GlobalVariable(M, G->getValueType(), false, GlobalValue::InternalLinkage,
-                                Constant::getNullValue(G->getValueType()),
-                                G->getName() + ".synthase.shadow" + Twine(Lane));
-  SG->setAlignment(G->getAlign());
-  SG->setThreadLocalMode(G->getThreadLocalMode()); // a per-thread workspace keeps per-thread adjoints
-  Shadows[{G, Lane}] = SG;
-  ShadowGlobals.insert(SG);
-  return SG;
-}
-
 Constant *Engine::shadowConstant(Constant *C, unsigned Lane) {
   if (auto *G = dyn_cast<GlobalVariable>(C))
     return shadowGlobal(G, Lane);

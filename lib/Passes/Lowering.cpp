@@ -5,6 +5,7 @@
 #include "Engine/Engine.h"
 #include "Engine/FunctionShadows.h"
 #include "Passes/CallChecks.h"
+#include "Passes/GlobalShadowApi.h"
 #include "Passes/Lowering.h"
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
@@ -156,10 +157,11 @@ void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
     CB->replaceAllUsesWith(PoisonValue::get(CT));
 }
 
+/// Shadows the user cannot see start fresh at each call; the user's (queried, named with
+/// enzyme_shadow, or a context's) are theirs to reset (Passes/GlobalShadowApi.cpp).
 static void zeroShadowGlobals(Engine &E, IRBuilder<> &B) {
-  const DataLayout &DL = E.module().getDataLayout();
   for (GlobalVariable *G : E.shadowGlobals())
-    B.CreateMemSet(G, B.getInt8(0), DL.getTypeAllocSize(G->getValueType()), G->getAlign());
+    E.resetShadow(B, G);
 }
 
 /// Calls of generated functions that may unwind (a panic or an exception in the primal code),
@@ -440,8 +442,11 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     auto Mode = entryPointMode(entryPointOf(CB)->getName());
     std::optional<DiffCall> DC = parseDiffCall(CB, *Mode);
     bool OK = false;
-    if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E))
+    if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E)) {
+      E.selectShadowSet(DC->ShadowSet);
       OK = *Mode == DiffMode::Forward ? lowerForward(E, *DC) : lowerReverse(E, *DC);
+      E.selectShadowSet(0);
+    }
     if (OK)
       keepUnwindEdge(CB);
     MayUnwind.clear();
@@ -476,6 +481,17 @@ static bool dropTypeHints(Module &M) {
   return Changed;
 }
 
+/// A call whose function has no body here: compile-time lowering leaves it for link time.
+static bool hasDeferredDiffCall(Module &M) {
+  for (CallBase *CB : collectDiffCalls(M)) {
+    Function *F = differentiatedFunction(CB->getArgOperand(
+        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+    if (F && F->isDeclaration())
+      return true;
+  }
+  return false;
+}
+
 /// Other parts of Enzyme's API are not implemented: say so at compile time, not at link time.
 /// (Custom-derivative registrations are read by Rules/CustomDerivatives.cpp.)
 static void reportUnsupportedEnzymeApi(Module &M, const Options &O) {
@@ -508,9 +524,18 @@ bool lowerModule(Module &M, const Options &O) {
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
   Changed |= inlineEntryPointWrappers(M);
+  // Contexts and shadow queries are resolved once for the whole program: with a derivative left
+  // for link time, they wait for it too.
+  bool ShadowApi = O.When != Stage::Compile || !hasDeferredDiffCall(M);
+  if (ShadowApi) {
+    Changed |= lowerContexts(M);
+    Changed |= lowerShadowQueries(M, E);
+  }
   if (O.PrintPasses)
     errs() << "synthase: lowering AD call sites\n";
   Changed |= lowerDiffCalls(M, O, E);
+  if (ShadowApi)
+    Changed |= lowerZeroShadows(M, E);
   if (Changed) {
     if (O.PrintPasses)
       errs() << "synthase: inlining post-pass\n";

@@ -226,9 +226,8 @@ static void lowerAugment(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
   B.CreateStore(B.CreateConstGEP1_64(B.getInt8Ty(), H, HeaderBytes), B.CreateStructGEP(TT, H, 0));
   B.CreateStore(B.getInt64(0), B.CreateStructGEP(TT, H, 1));
   B.CreateStore(Cap, B.CreateStructGEP(TT, H, 2));
-  const DataLayout &DL = M.getDataLayout();
   for (GlobalVariable *G : E.shadowGlobals())
-    B.CreateMemSet(G, B.getInt8(0), DL.getTypeAllocSize(G->getValueType()), G->getAlign());
+    E.resetShadow(B, G);
   SmallVector<Value *, 16> Args;
   for (ArgSpec &A : DC.Args) {
     Args.push_back(A.Primal);
@@ -340,9 +339,10 @@ void lowerSplitCall(Engine &E, CallBase *CB) {
     DC = parseDiffCall(T, DiffMode::Reverse);
   if (DC) {
     DC->Call = CB;
-    if (DC->Width != 1 || DC->ReturnPrimal) {
+    if (DC->Width != 1 || DC->ReturnPrimal || DC->ShadowSet) {
       reportError(CB->getFunction(), CB,
-                  Twine(kindName(K)) + ": " + (DC->Width != 1 ? "enzyme_width" : "enzyme_primal_return") +
+                  Twine(kindName(K)) + ": " +
+                      (DC->ShadowSet ? "enzyme_context" : DC->Width != 1 ? "enzyme_width" : "enzyme_primal_return") +
                       " is not available in split mode",
                   DC->ReturnPrimal ? "__enzyme_augmentfwd returns the primal result when its declared result "
                                      "has room for it"
