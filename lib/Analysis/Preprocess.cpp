@@ -1,4 +1,5 @@
 #include "Analysis/Preprocess.h"
+#include "Analysis/TargetArithmetic.h"
 #include "Analysis/TypedCopies.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
@@ -198,7 +199,7 @@ static void dropUnwindEdges(Function &F) {
 // Inline everything with a body that is not recursive, so derivatives see whole loops and the
 // tape does not cross call boundaries; recursive or huge callees keep their own derivative.
 static void inlineCallees(Function &F) {
-  const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 60000;
+  const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 600000;
   unsigned Done = 0;
   bool Changed = true;
   DenseMap<Function *, bool> RecursiveCache;
@@ -216,13 +217,17 @@ static void inlineCallees(Function &F) {
               !isAllocator(G))
             Calls.push_back(CB);
     }
+    // Counting the caller's instructions walks all of it: counted once per round and grown by
+    // each inlined body (Eigen's clones reach 10^5 instructions over thousands of inlines).
+    unsigned Size = F.getInstructionCount();
     for (CallBase *CB : Calls) {
       Function *G = CB->getCalledFunction();
       if (G->hasFnAttribute(TapeRuntimeAttr))
         continue; // the tape arena's helpers, see privatizeTapeArena
       auto It = RecursiveCache.find(G);
       bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
-      if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize) {
+      unsigned GSize = G->getInstructionCount();
+      if (Rec || GSize > MaxCalleeSize || Size > MaxSize) {
         if (getenv("SYNTHASE_DEBUG_INLINE"))
           errs() << "synthase: not inlined " << G->getName() << (Rec ? " (recursive)" : " (size)") << "\n";
         continue;
@@ -232,6 +237,7 @@ static void inlineCallees(Function &F) {
       if (getenv("SYNTHASE_DEBUG_INLINE") && !IR.isSuccess())
         errs() << "synthase: not inlined " << G->getName() << ": " << IR.getFailureReason() << "\n";
       if (IR.isSuccess()) {
+        Size += GSize;
         Changed = true;
         if (++Done >= MaxInlines)
           break;
@@ -248,7 +254,9 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr(Attribute::OptimizeNone);
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
+  C->addFnAttr(PrimalOfAttr, F.getName());
   inlineCallees(*C);
+  lowerTargetArithmetic(*C);
   privatizeTapeArena(*C);
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
