@@ -199,7 +199,7 @@ static void dropUnwindEdges(Function &F) {
 // Inline everything with a body that is not recursive, so derivatives see whole loops and the
 // tape does not cross call boundaries; recursive or huge callees keep their own derivative.
 static void inlineCallees(Function &F) {
-  const unsigned MaxInlines = 20000, MaxCalleeSize = 3000, MaxSize = 600000;
+  const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 600000;
   unsigned Done = 0;
   bool Changed = true;
   DenseMap<Function *, bool> RecursiveCache;
