@@ -1,5 +1,6 @@
 #include "Analysis/Preprocess.h"
 #include "Analysis/UserAnnotations.h"
+#include "Analysis/TargetArithmetic.h"
 #include "Analysis/TypedCopies.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
@@ -206,7 +207,7 @@ static void dropUnwindEdges(Function &F) {
 // Inline everything with a body that is not recursive, so derivatives see whole loops and the
 // tape does not cross call boundaries; recursive or huge callees keep their own derivative.
 static void inlineCallees(Function &F) {
-  const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 60000;
+  const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 600000;
   unsigned Done = 0;
   bool Changed = true;
   DenseMap<Function *, bool> RecursiveCache;
@@ -224,6 +225,9 @@ static void inlineCallees(Function &F) {
               !isAllocator(G) && !isInactiveFunction(G) && !G->hasFnAttribute(AttrFunctionLike))
             Calls.push_back(CB);
     }
+    // Counting the caller's instructions walks all of it: counted once per round and grown by
+    // each inlined body (Eigen's clones reach 10^5 instructions over thousands of inlines).
+    unsigned Size = F.getInstructionCount();
     for (CallBase *CB : Calls) {
       Function *G = CB->getCalledFunction();
       if (G->hasFnAttribute(TapeRuntimeAttr))
@@ -232,7 +236,8 @@ static void inlineCallees(Function &F) {
         continue; // a registered derivative replaces the call, so the call must stay
       auto It = RecursiveCache.find(G);
       bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
-      if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize) {
+      unsigned GSize = G->getInstructionCount();
+      if (Rec || GSize > MaxCalleeSize || Size > MaxSize) {
         if (getenv("SYNTHASE_DEBUG_INLINE"))
           errs() << "synthase: not inlined " << G->getName() << (Rec ? " (recursive)" : " (size)") << "\n";
         continue;
@@ -242,9 +247,13 @@ static void inlineCallees(Function &F) {
       if (getenv("SYNTHASE_DEBUG_INLINE") && !IR.isSuccess())
         errs() << "synthase: not inlined " << G->getName() << ": " << IR.getFailureReason() << "\n";
       if (IR.isSuccess()) {
+        Size += GSize;
         Changed = true;
-        if (++Done >= MaxInlines)
+        if (++Done >= MaxInlines) {
+          if (getenv("SYNTHASE_DEBUG_INLINE"))
+            errs() << "synthase: inlining budget of " << MaxInlines << " calls spent in " << F.getName() << "\n";
           break;
+        }
       }
     }
   }
@@ -353,8 +362,10 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->removeFnAttr(Attribute::OptimizeNone);
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
+  C->addFnAttr(PrimalOfAttr, F.getName());
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
+  lowerTargetArithmetic(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);
   privatizeTapeArena(*C);

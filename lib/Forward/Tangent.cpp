@@ -265,11 +265,20 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     return;
   case Instruction::IntToPtr:
     if (Value *Base = intToPtrBase(cast<IntToPtrInst>(I)); Base && active(Base)) {
-      Value *Off = B.CreateSub(primal(I->getOperand(0)), B.CreatePtrToInt(primal(Base), I->getOperand(0)->getType()));
-      return mapLinear([&](unsigned l) { return B.CreateGEP(B.getInt8Ty(), lane(Base, l), Off, I->getName() + ".shadow"); });
+      Lanes Out; // the base is not an operand: mapLinear would see no active operand
+      for (unsigned l = 0; l < W; ++l)
+        Out.push_back(intToPtrShadow(B, cast<IntToPtrInst>(I), Base, lane(Base, l), [&](Value *V) { return primal(V); }));
+      Tan[I] = Out;
+      return;
     }
+    if (LoadInst *L = loadedPointerBits(cast<IntToPtrInst>(I)); L && active(L))
+      return mapLinear([&](unsigned l) { return B.CreateIntToPtr(lane(L, l), T); }); // the shadow's bytes
     return;
   case Instruction::PtrToInt:
+    // A pointer stored as an integer (SROA's ptrtoint into a mixed slice) stores its tangent too.
+    if (storedPointerBits(I) && active(I->getOperand(0)))
+      return mapLinear([&](unsigned l) { return B.CreatePtrToInt(lane(I->getOperand(0), l), T); });
+    return;
   case Instruction::Br:
   case Instruction::Switch:
   case Instruction::Unreachable:
@@ -486,7 +495,8 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
     fail(I, "invoke of a function on active data is not supported", "compile with -fno-exceptions");
     return;
   }
-  bool Any = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); });
+  // An allocation wrapper returns a fresh block, whose tangent memory comes from its derivative.
+  bool Any = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); }) || mayReturnAllocation(Callee);
   if (!Any)
     return;
   Signature CS{Callee, DiffMode::Forward, {}, W, true, carriesDerivative(I->getType()) || I->getType()->isPointerTy()};
@@ -570,7 +580,7 @@ Function *TangentGen::run(Function *NF, ClonedBody &CB) {
       if (auto *L = dyn_cast<LoadInst>(&I))
         if (L->getType()->isIntOrIntVectorTy() && HasShadow(L->getPointerOperand())) {
           MemoryLayout Lay = moveLayout(E.module().getDataLayout(), L);
-          if (!Lay.Floats.empty() || Lay.Pointers) // bytes of floats or pointers, any width
+          if (!Lay.Floats.empty() || Lay.Pointers || loadsPointerBits(L)) // bytes of floats or pointers, any width
             ByteMoves.insert(L);
         }
   }

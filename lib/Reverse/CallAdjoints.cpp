@@ -54,7 +54,7 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   }
   if (isDefinedCall(CB)) {
     Signature CS = calleeSignature(CB);
-    bool Any = CS.RetActive || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
+    bool Any = CS.RetActive || CS.RetShadow || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
     if (!Any)
       return;
     GradientPair GP = E.gradientPair(CS);
