@@ -21,14 +21,18 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OBJECTIVES = ["gmm", "lstm", "ba", "hand", "lse", "llsq", "ode", "matvec", "stencil"]
+# Not in the default list yet: Synthase's reverse mode of Eigen's blocked GEMM (products past
+# Eigen's small-size threshold) is still wrong; run it with --objectives eigen_lsq.
+PENDING = ["eigen_lsq"]
 TITLES = {"gmm": "GMM", "lstm": "LSTM", "ba": "BA", "hand": "Hand", "lse": "LSE", "llsq": "LLSQ",
-          "ode": "ODE", "matvec": "Mat-vec", "stencil": "Stencil"}
+          "ode": "ODE", "matvec": "Mat-vec", "stencil": "Stencil",
+          "eigen_lsq": "Eigen LSQ"}
 TOOLS = ["hand", "fd", "adolc", "synthase-rev", "synthase-fwd"]
 TOOL_TITLES = {"hand": "hand-written", "fd": "finite diff.", "adolc": "ADOL-C",
                "synthase-rev": "Synthase rev", "synthase-fwd": "Synthase fwd"}
 SIZE_NAMES = ["small", "medium", "large"]
 # Published best derivative/primal ratios (issue 7), shown next to ours but never asserted.
-TARGETS = {"gmm": 2.0, "lstm": 2.1, "lse": 1.5, "llsq": 1.5, "ode": 2.5, "ba": 7, "hand": 7.7}
+TARGETS = {"eigen_lsq": 4.0, "gmm": 2.0, "lstm": 2.1, "lse": 1.5, "llsq": 1.5, "ode": 2.5, "ba": 7, "hand": 7.7}
 RHO_TOL = 1e-6
 # Central differences carry O(h^2) truncation and O(eps/h) cancellation error, so they cannot meet
 # 1e-6 everywhere; they check the hand-written derivatives at a looser tolerance.
@@ -36,6 +40,8 @@ RHO_TOL_FD = 1e-4
 CC, CXX = "clang-22", "clang++-22"
 CFLAGS = ["-O2", "-std=gnu11"]
 CXXFLAGS = ["-O2", "-std=gnu++17"]
+# C++ objectives (objectives/<name>.cpp) that use Eigen 3 (Debian libeigen3-dev).
+EIGENFLAGS = ["-I/usr/include/eigen3"]
 ADOLCRC = ('"OBUFSIZE" = "4194304"\n"LBUFSIZE" = "4194304"\n"VBUFSIZE" = "4194304"\n'
            '"TBUFSIZE" = "4194304"\n"TBUFNUM" = "32"\n')
 
@@ -57,6 +63,7 @@ class Builder:
     def __init__(self, build, out):
         self.build, self.out = build, out
         self.syncc = os.path.join(build, "bin", "synthase-cc")
+        self.syncxx = os.path.join(build, "bin", "synthase-c++")
         self.objdir = os.path.join(out, "obj")
         self.bindir = os.path.join(out, "bin")
         os.makedirs(self.objdir, exist_ok=True)
@@ -87,14 +94,18 @@ class Builder:
         exes, c = {}, self.common_objs
         base = [c["driver"], c["util"]]
         src = os.path.join(HERE, "objectives", obj + ".c")
+        cxx = not os.path.exists(src)  # a C++ objective: objectives/<name>.cpp, linked as C++
+        if cxx:
+            src += "pp"
+        lang_cc, lang_flags = (CXX, CXXFLAGS + EIGENFLAGS) if cxx else (CC, CFLAGS)
         o = os.path.join(self.objdir, obj + ".o")
-        ok, err, dt = self.cc(CC, CFLAGS, src, o)
+        ok, err, dt = self.cc(lang_cc, lang_flags, src, o)
         if not ok:
-            sys.exit(f"bench: objectives/{obj}.c does not compile:\n{err}")
+            sys.exit(f"bench: {os.path.relpath(src, HERE)} does not compile:\n{err}")
         self.compile_times[(obj, "primal")] = dt
         for tool, extra in [("hand", c["tool_hand"]), ("fd", c["tool_fd"])]:
             exe = os.path.join(self.bindir, f"{obj}-{tool}")
-            ok, err = self.link(CC, base + [o, extra], exe, [])
+            ok, err = self.link(lang_cc, base + [o, extra], exe, [])
             if not ok:
                 sys.exit(f"bench: {obj}-{tool} does not link:\n{err}")
             exes[tool] = exe
@@ -111,22 +122,23 @@ class Builder:
             else:
                 self.errors[(obj, "adolc")] = err
         for tool, suffix in [("synthase-rev", "rev"), ("synthase-fwd", "fwd")]:
-            ssrc = os.path.join(HERE, "synthase", f"{obj}_{suffix}.c")
+            ssrc = os.path.join(HERE, "synthase", f"{obj}_{suffix}.c" + ("pp" if cxx else ""))
             if not os.path.exists(ssrc):
                 continue
+            syn = self.syncxx if cxx else self.syncc
             so = os.path.join(self.objdir, f"{obj}-{tool}.o")
             # The same translation unit without the plugin: the compile time "without AD".
-            okp, _, dtp = self.cc(CC, CFLAGS, ssrc, so + ".noad.o")
+            okp, _, dtp = self.cc(lang_cc, lang_flags, ssrc, so + ".noad.o")
             if okp:
                 self.compile_times[(obj, tool + "-noad")] = dtp
-            if not os.path.exists(self.syncc):
-                self.errors[(obj, tool)] = "synthase-cc not built"
+            if not os.path.exists(syn):
+                self.errors[(obj, tool)] = os.path.basename(syn) + " not built"
                 continue
-            ok, err, dt = self.cc(self.syncc, CFLAGS, ssrc, so)
+            ok, err, dt = self.cc(syn, lang_flags, ssrc, so)
             exe = os.path.join(self.bindir, f"{obj}-{tool}")
             if ok:
                 self.compile_times[(obj, tool)] = dt
-                ok, err = self.link(CC, base + [so], exe, [])
+                ok, err = self.link(lang_cc, base + [so], exe, [])
             if ok:
                 exes[tool] = exe
             else:
@@ -336,7 +348,7 @@ def main():
     with open(os.path.join(rundir, ".adolcrc"), "w") as f:
         f.write(ADOLCRC)
     objectives = [o for o in a.objectives.split(",")
-                  if os.path.exists(os.path.join(HERE, "objectives", o + ".c"))]
+                  if any(os.path.exists(os.path.join(HERE, "objectives", o + e)) for e in (".c", ".cpp"))]
     sizes = [int(s) for s in a.sizes.split(",")] if a.sizes else ([0] if a.quick else [0, 1, 2])
 
     t0 = time.time()

@@ -24,6 +24,12 @@ extern int enzyme_width;      /* vector mode: followed by the width N */
 extern int enzyme_vector;     /* followed by N values, one per lane (the default) */
 extern int enzyme_scalar;     /* followed by one value for every lane */
 extern int enzyme_buffer;     /* followed by a byte stride and a pointer: lane k gets p + k*stride */
+/* Leading options (before the first argument), as <enzyme/enzyme> passes them. */
+extern int enzyme_primal_return; /* return the primal result first */
+extern int enzyme_noret;         /* do not return the primal result (the default) */
+extern int enzyme_const_return;  /* the return carries no derivative */
+extern int enzyme_active_return; /* reverse mode: the float return is seeded with 1 */
+extern int enzyme_dup_return;    /* forward mode: the tangent of the return is returned */
 
 /* Reverse mode: returns the adjoint(s) of the enzyme_out arguments; adds gradients into shadows. */
 double __enzyme_autodiff(void *, ...);

@@ -3,6 +3,7 @@
 #include "Analysis/MemoryLayout.h"
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Engine.h"
+#include "Engine/FunctionShadows.h"
 #include "Rules/Allocators.h"
 #include "Rules/CustomDerivatives.h"
 #include "Rules/Rules.h"
@@ -64,6 +65,11 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
       return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C)) != nullptr;
     return false;
   };
+  DenseMap<const Function *, bool> Wrappers; // asked once per callee, not once per iteration
+  auto allocationWrapper = [&](const Function *G) {
+    auto It = Wrappers.find(G);
+    return It != Wrappers.end() ? It->second : (Wrappers[G] = mayReturnAllocation(G));
+  };
   for (Argument &A : F.args()) {
     ArgKind K = Acts[A.getArgNo()];
     if ((K == ArgKind::Dup || K == ArgKind::DupNoNeed) && A.getType()->isPointerTy())
@@ -92,12 +98,14 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           S = isAllocator(G) ||
               (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address && shadowed(TLA->getArgOperand(0))) ||
               (G && (!G->isDeclaration() || hasCustomDerivative(G)) && !isInactiveFunction(G) &&
-               any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }));
+               (any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }) ||
+                allocationWrapper(G)));
         }
         else if (auto *LI = dyn_cast<LoadInst>(&I))
-          S = shadowed(LI->getPointerOperand());
+          S = shadowed(LI->getPointerOperand()) && !onlyReachesCode(LI); // a vtable pointer has no shadow
         else if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
-          S = intToPtrBase(I2P) && shadowed(intToPtrBase(I2P));
+          S = (intToPtrBase(I2P) && shadowed(intToPtrBase(I2P))) ||
+              (loadedPointerBits(I2P) && shadowed(loadedPointerBits(I2P)->getPointerOperand()));
         else if (isPtrDerivation(&I))
           S = any_of(I.operands(), [&](const Use &U) { return U->getType()->isPtrOrPtrVectorTy() && shadowed(U.get()); });
         if (S) {

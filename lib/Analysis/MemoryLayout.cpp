@@ -1,5 +1,7 @@
 #include "Analysis/MemoryLayout.h"
 #include "Analysis/TypedCopies.h"
+#include "Analysis/Preprocess.h"
+#include "Analysis/UnshadowedMemory.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "llvm/ADT/SmallVector.h"
@@ -7,6 +9,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
 using namespace llvm;
@@ -20,6 +23,8 @@ void MemoryLayout::merge(const MemoryLayout &O) {
   Pointers |= O.Pointers;
   Floats.insert(O.Floats.begin(), O.Floats.end());
   Typed.insert(Typed.end(), O.Typed.begin(), O.Typed.end());
+  for (auto &[Off, Size] : O.Ints)
+    Ints.emplace(Off, Size);
 }
 
 bool MemoryLayout::knownWithin(uint64_t Len) const {
@@ -57,19 +62,45 @@ Type *MemoryLayout::floatFieldsOverlapping(const DataLayout &DL, uint64_t Len, b
   return One;
 }
 
-/// Records the scalars of an access of type T at Off (unknown offset when Off is empty).
-static void note(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<int64_t> Off) {
+std::optional<MemoryLayout::Kinds> MemoryLayout::kindsWithin(const DataLayout &DL, uint64_t Len) const {
+  Kinds K;
+  bool Any = false;
+  for (auto &[Off, T] : Fields)
+    if (Off < (int64_t)Len && Off + (int64_t)DL.getTypeStoreSize(T) > 0) {
+      Any = true;
+      if (T->isFloatingPointTy())
+        K.Floats.insert(T);
+      K.Pointers |= T->isPointerTy();
+    }
+  if (Any)
+    return K;
+  // No float or pointer there: integers if stated integer fields cover every byte.
+  int64_t Covered = 0;
+  for (auto &[Off, Size] : Ints)
+    if (Off <= Covered && Off + (int64_t)Size > Covered)
+      Covered = Off + Size;
+  if (Covered >= (int64_t)Len)
+    return K;
+  return std::nullopt;
+}
+
+/// Records the scalars of an access of type T at Off (unknown offset when Off is empty). Stated:
+/// T is a type the IR states for the memory (not an access), so its integer fields are known to
+/// hold integers; byte arrays are storage for anything (Rust's allocas, aligned_storage).
+static void note(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<int64_t> Off, bool Stated = false) {
   if (auto *ST = dyn_cast<StructType>(T)) {
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned i = 0; i < ST->getNumElements(); ++i)
       note(DL, L, ST->getElementType(i),
-           Off ? std::optional<int64_t>(*Off + (int64_t)SL->getElementOffset(i)) : std::nullopt);
+           Off ? std::optional<int64_t>(*Off + (int64_t)SL->getElementOffset(i)) : std::nullopt, Stated);
     return;
   }
   if (auto *AT = dyn_cast<ArrayType>(T)) {
     uint64_t ES = DL.getTypeAllocSize(AT->getElementType());
+    bool ElemStated = Stated && !AT->getElementType()->isIntegerTy(8);
     for (uint64_t i = 0; i < AT->getNumElements() && i < 64; ++i)
-      note(DL, L, AT->getElementType(), Off ? std::optional<int64_t>(*Off + (int64_t)(i * ES)) : std::nullopt);
+      note(DL, L, AT->getElementType(), Off ? std::optional<int64_t>(*Off + (int64_t)(i * ES)) : std::nullopt,
+           ElemStated);
     return;
   }
   if (auto *VT = dyn_cast<FixedVectorType>(T)) {
@@ -79,6 +110,8 @@ static void note(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<i
     return;
   }
   bool IsFloat = T->isFloatingPointTy(), IsPtr = T->isPointerTy();
+  if (Stated && Off && T->isIntegerTy())
+    L.Ints.emplace(*Off, DL.getTypeStoreSize(T));
   if (!IsFloat && !IsPtr)
     return;
   if (IsFloat)
@@ -88,14 +121,119 @@ static void note(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<i
     L.Fields.emplace(*Off, T);
 }
 
+static bool holdsFloatsOrPointers(Type *T) {
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), holdsFloatsOrPointers);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return holdsFloatsOrPointers(AT->getElementType());
+  return T->getScalarType()->isFloatingPointTy() || T->getScalarType()->isPointerTy();
+}
+
+/// note() lists at most 64 elements of an array: a type with more floats or pointers tells
+/// nothing past them.
+static bool fullyNoted(Type *T) {
+  if (auto *ST = dyn_cast<StructType>(T))
+    return all_of(ST->elements(), fullyNoted);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return (AT->getNumElements() <= 64 || !holdsFloatsOrPointers(AT->getElementType())) &&
+           fullyNoted(AT->getElementType());
+  return true;
+}
+
 static void hint(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<int64_t> Off) {
-  if (!Off || !(T->isStructTy() || T->isArrayTy()) || !T->isSized())
+  if (!Off || !(T->isStructTy() || T->isArrayTy()) || !T->isSized() || !fullyNoted(T))
     return;
-  note(DL, L, T, Off);
+  note(DL, L, T, Off, /*Stated=*/true);
   L.Typed.push_back({*Off, DL.getTypeAllocSize(T).getFixedValue()});
 }
 
+namespace {
+/// What the callers of a parameter pass for it, relative to the parameter; Conflict when callers
+/// disagree about a field.
+struct CallerView {
+  MemoryLayout L;
+  bool Any = false, Conflict = false;
+};
+/// One query's walk over callers: parameters being visited (recursion) and those already done
+/// (a parameter reached along several call chains is looked at once).
+struct CallerWalk {
+  SmallPtrSet<const Argument *, 8> Visiting;
+  DenseMap<const Argument *, CallerView> Done;
+};
+} // namespace
+
+static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned Depth, CallerWalk &W);
+
+/// The function a simplified clone was made from (the one its callers call), or F itself.
+static const Function *originalOf(const Function *F) {
+  if (F->hasFnAttribute(PrimalOfAttr))
+    if (const Function *O = F->getParent()->getFunction(F->getFnAttribute(PrimalOfAttr).getValueAsString()))
+      return O;
+  return F;
+}
+
+static CallerView callerView(const DataLayout &DL, const Argument *A, unsigned Depth, CallerWalk &W) {
+  auto It = W.Done.find(A);
+  if (It != W.Done.end())
+    return It->second;
+  CallerView V;
+  if (Depth >= 4 || !W.Visiting.insert(A).second)
+    return V; // too deep, or recursion: what is known comes from the other call sites
+  const Function *F = originalOf(A->getParent());
+  unsigned Sites = 0;
+  for (const Function *G : {F, A->getParent()}) {
+    for (const Use &U : G->uses()) {
+      auto *CB = dyn_cast<CallBase>(U.getUser());
+      if (!CB || !CB->isCallee(&U) || CB->arg_size() <= A->getArgNo() || ++Sites > 64)
+        continue;
+      MemoryLayout C = layoutAt(DL, CB->getArgOperand(A->getArgNo()), Depth + 1, W);
+      for (auto &[Off, T] : C.Fields) {
+        auto Known = V.L.Fields.find(Off);
+        V.Conflict |= Known != V.L.Fields.end() && Known->second != T;
+      }
+      V.L.merge(C);
+      V.Any = true;
+    }
+    if (G == A->getParent())
+      break;
+  }
+  W.Visiting.erase(A);
+  return W.Done[A] = V;
+}
+
+/// Adds what the callers of A's function pass for A (their objects' stated types and accesses),
+/// shifted to be relative to the pointer asked about (A sits at Start from it). A parameter's
+/// memory belongs to the caller: a callee that only copies it (an implicit copy constructor, a
+/// memcpy wrapper) sees no field of it, while every caller knows what it passes. Callers that
+/// disagree (a generic copy called with different structs) add nothing but the doubt.
+static void addCallerViews(const DataLayout &DL, MemoryLayout &L, const Argument *A, std::optional<int64_t> Start,
+                           unsigned Depth, CallerWalk &W) {
+  CallerView V = callerView(DL, A, Depth, W);
+  if (!V.Any)
+    return;
+  MemoryLayout &Callers = V.L;
+  L.Pointers |= Callers.Pointers;
+  L.Floats.insert(Callers.Floats.begin(), Callers.Floats.end());
+  if (V.Conflict || !Start) {
+    L.Complete = false; // kinds are known, offsets are not
+    return;
+  }
+  if (Callers.Typed.empty() && (Callers.Pointers || !Callers.Floats.empty()))
+    L.Complete = false; // callers' accesses seen in part, with no stated type to fill the gaps
+  for (auto &[Off, T] : Callers.Fields)
+    L.Fields.emplace(Off + *Start, T);
+  for (auto &[Off, Size] : Callers.Typed)
+    L.Typed.push_back({Off + *Start, Size});
+  for (auto &[Off, Size] : Callers.Ints)
+    L.Ints.emplace(Off + *Start, Size);
+}
+
 MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
+  CallerWalk W;
+  return layoutAt(DL, Ptr, 0, W);
+}
+
+static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned Depth, CallerWalk &W) {
   MemoryLayout L;
   APInt PtrOff(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, PtrOff, /*AllowNonInbounds=*/true);
@@ -154,6 +292,8 @@ MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
       }
     }
   }
+  if (auto *A = dyn_cast<Argument>(Base); A && A->getType()->isPointerTy())
+    addCallerViews(DL, L, A, Start, Depth, W);
   return L;
 }
 
@@ -181,18 +321,16 @@ MemoryLayout moveLayout(const DataLayout &DL, const LoadInst *L) {
 
 Type *floatTypeOfIntMove(const DataLayout &DL, const LoadInst *L) {
   Type *IT = L->getType();
-  if (!IT->isIntOrIntVectorTy() || movesNoDerivativeData(L))
-    return nullptr;
+  if (!IT->isIntOrIntVectorTy() || movesNoDerivativeData(L) || loadsPointerBits(L))
+    return nullptr; // a pointer's bits: its shadow moves in the forward sweep
   MemoryLayout Lay = moveLayout(DL, L);
   uint64_t Bits = DL.getTypeSizeInBits(IT).getFixedValue();
   Type *FT = nullptr;
-  if (Lay.Floats.size() > 1 && Lay.knownWithin(Bits / 8)) {
-    // A struct {double; float;}: the fields inside the moved bytes decide, and padding or an
-    // integer between them is not float data at all.
-    bool Mixed;
-    FT = Lay.floatFieldsOverlapping(DL, Bits / 8, Mixed);
-    if (Mixed || !FT)
+  if (auto K = Lay.kindsWithin(DL, DL.getTypeStoreSize(IT))) {
+    // The moved bytes' own fields decide: a pointer, integers, or one float type.
+    if (K->Pointers || K->Floats.size() != 1)
       return nullptr;
+    FT = *K->Floats.begin();
   } else if (Lay.Floats.size() == 1)
     FT = *Lay.Floats.begin();
   else if (Lay.Floats.empty() && Lay.Pointers)

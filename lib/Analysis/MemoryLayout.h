@@ -9,6 +9,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Value.h"
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace synthase {
@@ -24,6 +25,8 @@ struct MemoryLayout {
   /// Byte ranges [Off, Off+Size) described by a type the IR states (a struct-typed GEP's source
   /// type, an alloca's or a global's type): their fields are known even where no access is seen.
   std::vector<std::pair<int64_t, uint64_t>> Typed;
+  /// Offset -> size of the integer fields of those stated types (byte arrays excluded).
+  std::map<int64_t, uint64_t> Ints;
 
   void merge(const MemoryLayout &O);
   /// Every float and pointer in [0, Len) is listed in Fields: accesses were all at constant
@@ -35,6 +38,15 @@ struct MemoryLayout {
   /// of the fields overlapping them (null when none do: padding or integers), Mixed when they
   /// have several types or a field sticks out of the range.
   llvm::Type *floatFieldsOverlapping(const llvm::DataLayout &DL, uint64_t Len, bool &Mixed) const;
+
+  /// What the bytes [0, Len) hold, when that is known: some listed field overlaps them, or stated
+  /// integer fields cover them. Floats and Pointers above describe the whole object; this tells
+  /// an integer moved out of a struct that also holds doubles (its count, a flag) apart.
+  struct Kinds {
+    llvm::SmallPtrSet<llvm::Type *, 2> Floats;
+    bool Pointers = false;
+  };
+  std::optional<Kinds> kindsWithin(const llvm::DataLayout &DL, uint64_t Len) const;
 };
 
 /// The layout of the memory at Ptr as the function accesses it through Ptr's underlying object.

@@ -1,14 +1,22 @@
 #include "Analysis/Preprocess.h"
 #include "Analysis/UserAnnotations.h"
+#include "Analysis/TargetArithmetic.h"
 #include "Analysis/TypedCopies.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
 #include "Reverse/Tape.h"
+#include "Engine/FunctionShadows.h"
+#include "Rules/SortRules.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -199,7 +207,7 @@ static void dropUnwindEdges(Function &F) {
 // Inline everything with a body that is not recursive, so derivatives see whole loops and the
 // tape does not cross call boundaries; recursive or huge callees keep their own derivative.
 static void inlineCallees(Function &F) {
-  const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 60000;
+  const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 600000;
   unsigned Done = 0;
   bool Changed = true;
   DenseMap<Function *, bool> RecursiveCache;
@@ -217,6 +225,9 @@ static void inlineCallees(Function &F) {
               !isAllocator(G) && !isInactiveFunction(G) && !G->hasFnAttribute(AttrFunctionLike))
             Calls.push_back(CB);
     }
+    // Counting the caller's instructions walks all of it: counted once per round and grown by
+    // each inlined body (Eigen's clones reach 10^5 instructions over thousands of inlines).
+    unsigned Size = F.getInstructionCount();
     for (CallBase *CB : Calls) {
       Function *G = CB->getCalledFunction();
       if (G->hasFnAttribute(TapeRuntimeAttr))
@@ -225,7 +236,8 @@ static void inlineCallees(Function &F) {
         continue; // a registered derivative replaces the call, so the call must stay
       auto It = RecursiveCache.find(G);
       bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
-      if (Rec || G->getInstructionCount() > MaxCalleeSize || F.getInstructionCount() > MaxSize) {
+      unsigned GSize = G->getInstructionCount();
+      if (Rec || GSize > MaxCalleeSize || Size > MaxSize) {
         if (getenv("SYNTHASE_DEBUG_INLINE"))
           errs() << "synthase: not inlined " << G->getName() << (Rec ? " (recursive)" : " (size)") << "\n";
         continue;
@@ -235,37 +247,109 @@ static void inlineCallees(Function &F) {
       if (getenv("SYNTHASE_DEBUG_INLINE") && !IR.isSuccess())
         errs() << "synthase: not inlined " << G->getName() << ": " << IR.getFailureReason() << "\n";
       if (IR.isSuccess()) {
+        Size += GSize;
         Changed = true;
-        if (++Done >= MaxInlines)
+        if (++Done >= MaxInlines) {
+          if (getenv("SYNTHASE_DEBUG_INLINE"))
+            errs() << "synthase: inlining budget of " << MaxInlines << " calls spent in " << F.getName() << "\n";
           break;
+        }
       }
     }
   }
 }
 
-/// A file-local global that nothing ever writes (`static void *(*alloc)(size_t) = malloc;` at
-/// -O0) holds its initializer: loads of it become that constant, so a function pointer kept
-/// there is seen as the function it names.
-static void foldNeverWrittenGlobals(Function &F) {
-  auto onlyLoaded = [](GlobalVariable *G) {
-    for (const User *U : G->users()) {
-      auto *LI = dyn_cast<LoadInst>(U);
-      if (!LI || LI->isVolatile() || LI->getPointerOperand() != G)
+/// A global that keeps its initializer: file-local and only ever loaded (through any constant
+/// offset), or declared constant. Loads of it, whole or of a field at a constant offset, become
+/// the initializer's bytes, so a function pointer kept there (`static void *(*alloc)(size_t) =
+/// malloc;`, `tup.allocfn` of `const struct {...} tup`) is seen as the function it names. A
+/// writable global visible to other modules is left alone: another unit may store into it.
+static bool onlyLoaded(const Value *V) {
+  for (const User *U : V->users()) {
+    if (auto *LI = dyn_cast<LoadInst>(U)) {
+      if (LI->isVolatile())
         return false;
+    } else if (isa<GEPOperator>(U) || (isa<ConstantExpr>(U) && cast<ConstantExpr>(U)->isCast()) ||
+               isa<BitCastInst>(U) || isa<AddrSpaceCastInst>(U)) {
+      if (auto *GEP = dyn_cast<GEPOperator>(U); GEP && GEP->getPointerOperand() != V)
+        return false;
+      if (!onlyLoaded(U))
+        return false;
+    } else {
+      return false; // stored, passed to a call, compared: its address escapes or it is written
     }
-    return true;
-  };
-  SmallVector<LoadInst *, 8> Loads;
-  for (Instruction &I : instructions(F))
-    if (auto *LI = dyn_cast<LoadInst>(&I))
-      if (auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()))
-        if (G->hasLocalLinkage() && G->hasDefinitiveInitializer() && !G->isExternallyInitialized() &&
-            G->getValueType() == LI->getType() && !LI->isVolatile() && onlyLoaded(G))
-          Loads.push_back(LI);
-  for (LoadInst *LI : Loads) {
-    LI->replaceAllUsesWith(cast<GlobalVariable>(LI->getPointerOperand())->getInitializer());
+  }
+  return true;
+}
+
+/// A call through a pointer that another unit could have replaced, though this one only loads
+/// it: the call becomes a direct call of the allocator the global starts with, behind a run-time
+/// check that stops the program with a message if the pointer was changed (the derivative assumes
+/// that allocator).
+static void versionAllocatorCall(LoadInst *LI, Function *Alloc) {
+  SmallVector<CallInst *, 2> Calls;
+  for (User *U : LI->users())
+    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledOperand() == LI && CI->getFunctionType() == Alloc->getFunctionType())
+      Calls.push_back(CI);
+  Module &M = *LI->getModule();
+  for (CallInst *CI : Calls) {
+    Instruction *Then = nullptr, *Else = nullptr;
+    IRBuilder<> B(CI);
+    SplitBlockAndInsertIfThenElse(B.CreateICmpEQ(LI, Alloc), CI, &Then, &Else);
+    B.SetInsertPoint(Else);
+    std::string Msg = "synthase: the allocator pointer in global '" + LI->getPointerOperand()->stripPointerCasts()->getName().str() +
+                      "' no longer points to '" + Alloc->getName().str() + "', which the derivative assumes\n";
+    FunctionCallee Write = M.getOrInsertFunction("write", B.getInt64Ty(), B.getInt32Ty(), B.getPtrTy(), B.getInt64Ty());
+    B.CreateCall(Write, {B.getInt32(2), B.CreateGlobalString(Msg), B.getInt64(Msg.size())});
+    B.CreateCall(M.getOrInsertFunction("abort", B.getVoidTy()))->setDoesNotReturn();
+    B.CreateUnreachable();
+    Else->eraseFromParent();
+    CI->setCalledOperand(Alloc);
+  }
+}
+
+static void foldNeverWrittenGlobals(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<std::pair<LoadInst *, Constant *>, 8> Folds;
+  SmallVector<std::pair<LoadInst *, Function *>, 2> Versioned;
+  for (Instruction &I : instructions(F)) {
+    auto *LI = dyn_cast<LoadInst>(&I);
+    if (!LI || LI->isVolatile())
+      continue;
+    APInt Off(DL.getIndexTypeSizeInBits(LI->getPointerOperandType()), 0);
+    auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, true));
+    if (!G || !G->hasDefinitiveInitializer() || G->isExternallyInitialized())
+      continue;
+    bool Keeps = G->isConstant() || (G->hasLocalLinkage() && onlyLoaded(G));
+    if (!Keeps && !onlyLoaded(G))
+      continue;
+    Constant *C = ConstantFoldLoadFromConst(G->getInitializer(), LI->getType(), Off, DL);
+    if (!C)
+      continue;
+    if (Keeps)
+      Folds.push_back({LI, C});
+    else if (auto *Fn = dyn_cast<Function>(C->stripPointerCasts()); Fn && isAllocator(Fn))
+      Versioned.push_back({LI, Fn});
+  }
+  for (auto &[LI, C] : Folds) {
+    LI->replaceAllUsesWith(C);
     LI->eraseFromParent();
   }
+  for (auto &[LI, Fn] : Versioned)
+    versionAllocatorCall(LI, Fn);
+}
+
+/// At -O0 the primal runs exactly as written, while the clone is optimized; fast-math flags would
+/// let that optimization round differently (x/3 as x*(1/3)) or break ties differently (a compare
+/// and select becoming maxnum), and a loop test or branch could then take another path than the
+/// primal did. Without the flags the clone computes what the unoptimized primal computes.
+static void dropFastMathFlags(Function &F) {
+  for (const char *A : {"unsafe-fp-math", "no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math",
+                        "approx-func-fp-math", "less-precise-fpmad"})
+    F.removeFnAttr(A);
+  for (Instruction &I : instructions(F))
+    if (isa<FPMathOperator>(&I))
+      I.copyFastMathFlags(FastMathFlags()); // setFastMathFlags only adds flags
 }
 
 Function *makeDifferentiableClone(Function &F, Simplifier &S) {
@@ -273,16 +357,22 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   Function *C = CloneFunction(&F, VMap);
   C->setName(F.getName() + ".synthase.primal");
   C->setLinkage(GlobalValue::InternalLinkage);
+  if (F.hasOptNone())
+    dropFastMathFlags(*C);
   C->removeFnAttr(Attribute::OptimizeNone);
   C->removeFnAttr(Attribute::NoInline);
   C->removeFnAttr("enzyme_marker");
+  C->addFnAttr(PrimalOfAttr, F.getName());
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
+  lowerTargetArithmetic(*C);
+  expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);
   privatizeTapeArena(*C);
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);
+  routeIndirectCalls(*C); // after simplification, which turns known targets into direct calls
   return C;
 }
 

@@ -20,6 +20,10 @@ private:
   Impl *P;
 };
 
+/// String attribute of a clone: the name of the function it was made from. Callers call that
+/// function, so analyses that look at what callers pass (MemoryLayout) start from it.
+constexpr const char *PrimalOfAttr = "synthase-primal-of";
+
 /// Clones F as an internal function, inlines eligible callees into it and simplifies it.
 llvm::Function *makeDifferentiableClone(llvm::Function &F, Simplifier &S);
 

@@ -8,6 +8,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include <functional>
 
 using namespace llvm;
 
@@ -132,20 +133,64 @@ void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value
 
 namespace synthase {
 
+/// A pointer whose shadow may be null although it is not: it has no shadow, or it merges (phi,
+/// select) or is derived from one that has none, e.g. `i % 2 ? x : constant_table`, whose shadow
+/// is a select of x's shadow and null.
+static bool mayHaveNullShadow(const Value *V, function_ref<bool(const Value *)> HasShadow) {
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 16> Seen{V};
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    if (isa<ConstantPointerNull>(P) || (isa<Constant>(P) && cast<Constant>(P)->isNullValue()) || isa<UndefValue>(P))
+      continue;
+    if (!HasShadow(P))
+      return true;
+    SmallVector<const Value *, 4> Next;
+    if (auto *S = dyn_cast<SelectInst>(P))
+      Next = {S->getTrueValue(), S->getFalseValue()};
+    else if (auto *Phi = dyn_cast<PHINode>(P))
+      Next.append(Phi->op_begin(), Phi->op_end());
+    else if (isa<GetElementPtrInst>(P) || isa<BitCastInst>(P) || isa<AddrSpaceCastInst>(P) || isa<FreezeInst>(P))
+      Next.push_back(cast<Instruction>(P)->getOperand(0));
+    for (const Value *N : Next)
+      if (N->getType()->isPtrOrPtrVectorTy() && Seen.insert(N).second)
+        Work.push_back(N);
+  }
+  return false;
+}
+
 bool mayStoreNullShadows(const Function &F, function_ref<bool(const Value *)> HasShadow) {
   for (const Instruction &I : instructions(F)) {
     if (auto *SI = dyn_cast<StoreInst>(&I)) {
       const Value *V = SI->getValueOperand();
-      if (V->getType()->isPtrOrPtrVectorTy() && !isa<ConstantPointerNull>(V) &&
-          !(isa<Constant>(V) && cast<Constant>(V)->isNullValue()) && HasShadow(SI->getPointerOperand()) &&
-          !HasShadow(V))
+      if (const Value *P = storedPointerBits(V))
+        V = P;
+      if (V->getType()->isPtrOrPtrVectorTy() && HasShadow(SI->getPointerOperand()) &&
+          mayHaveNullShadow(V, HasShadow))
         return true;
     } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
       if (HasShadow(MT->getDest()) && !HasShadow(MT->getSource()))
         return true;
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      // A bodiless callee that is not differentiated (a known-inactive library call: the
+      // constructor of a std::stringstream) may fill the primal object with pointers its shadow
+      // never receives.
+      const Function *G = CB->getCalledFunction();
+      if (G && G->isDeclaration() && !G->isIntrinsic() && !isAllocator(G) &&
+          any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && HasShadow(U.get()); }))
+        return true;
     }
   }
   return false;
+}
+
+Value *lengthUnlessNullShadow(IRBuilderBase &B, Value *Len, ArrayRef<Value *> Shadows) {
+  Value *Null = nullptr;
+  for (Value *S : Shadows) {
+    Value *N = B.CreateICmpULT(B.CreatePtrToInt(S, B.getInt64Ty()), B.getInt64(1 << 16));
+    Null = Null ? B.CreateOr(Null, N) : N;
+  }
+  return Null ? B.CreateSelect(Null, Constant::getNullValue(Len->getType()), Len) : Len;
 }
 
 NullRoot nullRootOf(Value *Ptr) {
@@ -176,6 +221,7 @@ NullRoot nullRootOf(Value *Ptr) {
     }
     auto *CB = dyn_cast<CallBase>(V);
     bool MaybeNull = (isa<LoadInst>(V) && V->getType()->isPointerTy()) || isa<ExtractElementInst>(V) ||
+                     (isa<IntToPtrInst>(V) && loadedPointerBits(cast<IntToPtrInst>(V))) ||
                      (CB && V->getType()->isPointerTy() && !isAllocator(CB->getCalledFunction()));
     if (!MaybeNull) {
       OtherLeaf = true; // arguments, allocations, globals: their shadows are never null
@@ -210,8 +256,8 @@ Value *intToPtrBase(const IntToPtrInst *I) {
       Base = P2I->getOperand(0);
       continue;
     }
-    if (isa<Constant>(V))
-      continue;
+    if (isa<Constant>(V) || isa<Argument>(V))
+      continue; // an alignment or offset passed in (an aligned-allocation wrapper left out of line)
     auto *BO = dyn_cast<BinaryOperator>(V);
     if (!BO)
       return nullptr;
@@ -232,4 +278,65 @@ Value *intToPtrBase(const IntToPtrInst *I) {
   return Base;
 }
 
+Value *intToPtrShadow(IRBuilder<> &B, const IntToPtrInst *I, Value *Base, Value *ShadowBase,
+                      function_ref<Value *(Value *)> Primal) {
+  Value *Addr = I->getOperand(0);
+  Type *IT = Addr->getType();
+  bool Rounded = false;
+  SmallVector<const Value *, 8> Work{Addr};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    auto *BO = dyn_cast<BinaryOperator>(Work.pop_back_val());
+    if (!BO || !Seen.insert(BO).second)
+      continue;
+    Rounded |= BO->getOpcode() == Instruction::And || BO->getOpcode() == Instruction::Or;
+    Work.append({BO->getOperand(0), BO->getOperand(1)});
+  }
+  if (!Rounded) {
+    Value *Off = B.CreateSub(Primal(Addr), B.CreatePtrToInt(Primal(Base), IT));
+    return B.CreateGEP(B.getInt8Ty(), ShadowBase, Off, I->getName() + ".shadow");
+  }
+  DenseMap<const Value *, Value *> Done;
+  std::function<Value *(Value *)> Rebuild = [&](Value *V) -> Value * {
+    if (Value *K = Done.lookup(V))
+      return K;
+    Value *R;
+    if (auto *P2I = dyn_cast<PtrToIntInst>(V); P2I && P2I->getOperand(0) == Base)
+      R = B.CreatePtrToInt(ShadowBase, P2I->getType());
+    else if (auto *BO = dyn_cast<BinaryOperator>(V))
+      R = B.CreateBinOp(BO->getOpcode(), Rebuild(BO->getOperand(0)), Rebuild(BO->getOperand(1)));
+    else
+      R = isa<Constant>(V) ? V : Primal(V);
+    return Done[V] = R;
+  };
+  return B.CreateIntToPtr(Rebuild(Addr), I->getType(), I->getName() + ".shadow");
+}
+
+} // namespace synthase
+
+namespace synthase {
+Value *storedPointerBits(const Value *V) {
+  auto *P2I = dyn_cast<PtrToIntInst>(V);
+  if (!P2I || !P2I->getSrcTy()->isPointerTy())
+    return nullptr;
+  const DataLayout &DL = P2I->getDataLayout();
+  if (DL.getTypeSizeInBits(P2I->getType()) != DL.getTypeSizeInBits(P2I->getSrcTy()))
+    return nullptr;
+  return const_cast<Value *>(P2I->getPointerOperand());
+}
+
+LoadInst *loadedPointerBits(const IntToPtrInst *I) {
+  auto *L = dyn_cast<LoadInst>(I->getOperand(0));
+  if (!L || L->isVolatile() || L->isAtomic())
+    return nullptr;
+  const DataLayout &DL = I->getDataLayout();
+  return DL.getTypeSizeInBits(L->getType()) == DL.getTypeSizeInBits(I->getType()) ? L : nullptr;
+}
+
+bool loadsPointerBits(const LoadInst *L) {
+  return any_of(L->users(), [&](const User *U) {
+    auto *I2P = dyn_cast<IntToPtrInst>(U);
+    return I2P && loadedPointerBits(I2P) == L;
+  });
+}
 } // namespace synthase

@@ -5,6 +5,7 @@
 #pragma once
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
 
@@ -24,6 +25,12 @@ bool mayHoldDerivatives(const llvm::Function &F, const llvm::Value *Ptr,
 /// where the memory came from and what to change.
 void refuseUnshadowedWrite(const llvm::Function *Fn, const llvm::Instruction *I, const llvm::Value *Ptr,
                            bool IsPointer);
+
+/// A copy's or fill's length made 0 at run time when one of the shadow addresses is null (a
+/// shadow loaded from memory a library call filled in the primal only: the data behind it is
+/// not differentiated, and a run-time length cannot be redirected to a scratch slot).
+llvm::Value *lengthUnlessNullShadow(llvm::IRBuilderBase &B, llvm::Value *Len,
+                                    llvm::ArrayRef<llvm::Value *> Shadows);
 
 } // namespace synthase
 
@@ -50,4 +57,26 @@ namespace synthase {
 /// stack buffers and aligned malloc do): p, the one pointer the address is computed from, or null.
 /// The shadow of the result is p's shadow moved by the same byte offset.
 llvm::Value *intToPtrBase(const llvm::IntToPtrInst *I);
+/// The shadow of such an `inttoptr` at B, from the shadow of its base. An address that is only
+/// offset from the base keeps the same offset from the base's shadow. One that is rounded (an
+/// `and` mask: Eigen's handmade_aligned_malloc and aligned stack buffers) is rounded the same way
+/// from the shadow base, so the shadow has the alignment the code assumes of the address
+/// (AVX-512 code stores to it with 64-byte aligned moves); the shadow block has the primal
+/// block's size, so the rounded range fits it too. Primal maps a value of I's function to its copy.
+llvm::Value *intToPtrShadow(llvm::IRBuilder<> &B, const llvm::IntToPtrInst *I, llvm::Value *Base,
+                            llvm::Value *ShadowBase, llvm::function_ref<llvm::Value *(llvm::Value *)> Primal);
+} // namespace synthase
+
+namespace synthase {
+/// For an integer stored to memory: the pointer whose bits it is (`ptrtoint p` at the pointer's
+/// full width), or null. SROA stores a pointer field this way when the same bytes are also used as
+/// an integer; the stored bytes are a pointer, so its shadow goes into the shadow memory too.
+llvm::Value *storedPointerBits(const llvm::Value *V);
+/// For `inttoptr` of an integer loaded from memory at the pointer's full width (InstCombine reads
+/// a pointer field as an integer when its bytes are also copied as one): that load. The result
+/// is a pointer read from memory, so its shadow is read from the shadow memory.
+llvm::LoadInst *loadedPointerBits(const llvm::IntToPtrInst *I);
+/// True when an integer load's value becomes a pointer (an inttoptr of it, see loadedPointerBits):
+/// its bytes are a pointer, whatever else the memory holds.
+bool loadsPointerBits(const llvm::LoadInst *L);
 } // namespace synthase

@@ -104,6 +104,23 @@ static void readRegistration(Module &M, GlobalVariable &G) {
   }
 }
 
+/// `__attribute__((enzyme_shadow(s)))` on G: s (by its symbol name) is G's shadow, of G's type.
+static void nameShadow(Module &M, GlobalVariable &G, StringRef Name) {
+  if (G.getMetadata(MDShadowGlobal))
+    return; // clang runs the pass twice
+  GlobalVariable *S = M.getGlobalVariable(Name, true);
+  const DataLayout &DL = M.getDataLayout();
+  if (!S || S == &G || S->isConstant() ||
+      DL.getTypeAllocSize(S->getValueType()) != DL.getTypeAllocSize(G.getValueType())) {
+    reportModuleError(M, "enzyme_shadow on '" + G.getName() + "' names '" + Name +
+                             "', which is not a writable global of the same size in this module",
+                      "write __attribute__((enzyme_shadow(g_shadow))) with g_shadow a global of g's type, "
+                      "defined in the same file");
+    return;
+  }
+  G.setMetadata(MDShadowGlobal, MDNode::get(M.getContext(), {ConstantAsMetadata::get(S)}));
+}
+
 /// @llvm.global.annotations entries: {ptr value, ptr string, ptr file, i32 line, ptr args}.
 static void readAnnotations(Module &M) {
   GlobalVariable *A = M.getGlobalVariable("llvm.global.annotations");
@@ -122,6 +139,8 @@ static void readAnnotations(Module &M) {
     if (auto *GV = dyn_cast<GlobalVariable>(V)) {
       if (S == "enzyme_inactive")
         GV->setMetadata(MDInactiveGlobal, MDNode::get(M.getContext(), {}));
+      else if (S.consume_front("enzyme_shadow="))
+        nameShadow(M, *GV, S);
       continue;
     }
     auto *F = dyn_cast<Function>(V);

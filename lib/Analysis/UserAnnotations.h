@@ -7,6 +7,7 @@
 //   inactive global        metadata !enzyme_inactive on the GlobalVariable
 //   function-like          string attribute "enzyme_math"="log1p"
 //   nofree                 LLVM's nofree attribute
+//   user-named shadow      metadata !enzyme_shadow !{ptr @g_shadow} on the GlobalVariable
 // Sources: the registration globals `__enzyme_inactivefn*`, `__enzyme_inactivenoblockfn*`,
 // `__enzyme_inactive_global*`, `__enzyme_function_like*` and `__enzyme_nofree*`, and the
 // `annotate` strings Synthase's clang plugin (lib/Clang/Attributes.cpp) and Enzyme's emit into
@@ -21,6 +22,7 @@ inline constexpr const char *AttrInactive = "enzyme_inactive";
 inline constexpr const char *AttrInactiveNoblock = "enzyme_inactive_noblock";
 inline constexpr const char *AttrFunctionLike = "enzyme_math";
 inline constexpr const char *MDInactiveGlobal = "enzyme_inactive";
+inline constexpr const char *MDShadowGlobal = "enzyme_shadow";
 
 /// Calls of F run once, in the forward sweep, and carry no derivative: the result is inactive
 /// and F's writes do not touch shadows.

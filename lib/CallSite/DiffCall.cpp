@@ -1,4 +1,5 @@
 #include "CallSite/DiffCall.h"
+#include "Passes/GlobalShadowApi.h"
 #include "Support/Diagnostics.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -308,11 +309,29 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
 
   IRBuilder<> B(CB);
   unsigned Op = First + 1, NOps = CB->arg_size();
-  // Leading options: enzyme_primal_return, enzyme_width N (any order).
+  // Leading options: enzyme_primal_return / enzyme_noret, the return activity
+  // (enzyme_const_return, enzyme_active_return, enzyme_dup_return), enzyme_width N, enzyme_context
+  // ctx (any order). <enzyme/enzyme> opens every call with a return activity and one of the first two.
+  bool ExplicitWidth = false;
   while (Op < NOps) {
     StringRef M = markerName(CB->getArgOperand(Op));
-    if (M == "enzyme_primal_return") {
-      DC.ReturnPrimal = true;
+    if (M == "enzyme_primal_return" || M == "enzyme_noret") {
+      DC.ReturnPrimal = M == "enzyme_primal_return";
+      ++Op;
+    } else if (M == "enzyme_const_return" || M == "enzyme_active_return" || M == "enzyme_dup_return") {
+      if (M == "enzyme_active_return" && Mode == DiffMode::Forward)
+        return fail("enzyme_active_return is a reverse-mode marker",
+                    "in forward mode the return is enzyme_dup_return (its tangent is returned) or "
+                    "enzyme_const_return");
+      if (M == "enzyme_dup_return" && Mode == DiffMode::Reverse)
+        return fail("enzyme_dup_return (a duplicated return) is not supported in reverse mode",
+                    "return a float with enzyme_active_return, or write the result through an "
+                    "enzyme_dup pointer argument and mark the return enzyme_const_return");
+      if (M == "enzyme_active_return" && !isFloatLike(DC.Fn->getReturnType()))
+        return fail("enzyme_active_return, but '" + DC.Fn->getName() + "' returns '" +
+                        printType(DC.Fn->getReturnType()) + "', which is not floating point",
+                    "mark the return enzyme_const_return (enzyme::Const<T> in C++)");
+      DC.ReturnDerivative = M != "enzyme_const_return";
       ++Op;
     } else if (M == "enzyme_width") {
       if (Op + 1 >= NOps)
@@ -320,7 +339,23 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       auto *W = dyn_cast<ConstantInt>(CB->getArgOperand(Op + 1));
       if (!W || W->isZero() || W->getZExtValue() > 64)
         return fail("enzyme_width must be followed by a constant between 1 and 64");
+      if (DC.ShadowSet && DC.Width != W->getZExtValue())
+        return fail("enzyme_width " + Twine(W->getZExtValue()) + " differs from the width of the context (" +
+                    Twine(DC.Width) + ")");
       DC.Width = W->getZExtValue();
+      ExplicitWidth = true;
+      Op += 2;
+    } else if (M == "enzyme_context") {
+      GlobalVariable *Ctx = Op + 1 < NOps ? contextOf(CB->getArgOperand(Op + 1)) : nullptr;
+      if (!Ctx)
+        return fail("enzyme_context must be followed by a context known at compile time",
+                    "create it with void *ctx = __enzyme_context(width); in this function and pass "
+                    "that variable directly");
+      if (ExplicitWidth && DC.Width != contextWidth(Ctx))
+        return fail("enzyme_width " + Twine(DC.Width) + " differs from the width of the context (" +
+                    Twine(contextWidth(Ctx)) + ")");
+      DC.Width = contextWidth(Ctx); // a context of width w differentiates w directions at once
+      DC.ShadowSet = contextSet(Ctx);
       Op += 2;
     } else {
       break;
@@ -340,13 +375,15 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       else if (M == "enzyme_dupnoneed") Kind = ArgKind::DupNoNeed;
       else if (M == "enzyme_dupv") { Kind = ArgKind::Dup; Vectorized = true; }
       else if (M == "enzyme_dupnoneedv") { Kind = ArgKind::DupNoNeed; Vectorized = true; }
-      else if (M == "enzyme_width" || M == "enzyme_primal_return")
+      else if (M == "enzyme_width" || M == "enzyme_primal_return" || M == "enzyme_noret" ||
+               M == "enzyme_context" || M.ends_with("_return"))
         return fail("marker '" + M + "' must come before the first argument");
       else
         return fail("unknown marker '" + M + "' before argument " + Twine(A.getArgNo()) + " of '" +
                         DC.Fn->getName() + "'",
                     "known markers: enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, "
-                    "enzyme_out, enzyme_width, enzyme_primal_return");
+                    "enzyme_out, enzyme_width, enzyme_primal_return, enzyme_noret, "
+                    "enzyme_const_return, enzyme_active_return, enzyme_dup_return, enzyme_context");
       ++Op;
     }
     if (Vectorized) {
@@ -437,14 +474,16 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   }
   Type *RT = DC.Fn->getReturnType();
   if (Op < NOps) {
-    if (Mode == DiffMode::Reverse && floatLeafCount(RT) > 0 && looksLikeSeed(CB, Op, RT) && DC.Width > 1) {
+    if (Mode == DiffMode::Reverse && DC.ReturnDerivative && floatLeafCount(RT) > 0 && looksLikeSeed(CB, Op, RT) &&
+        DC.Width > 1) {
       if (!parseSeedLanes(B, CB, Op, RT, DC.Width, DC.DRetLanes))
         return fail("the seeds of the return adjoint (the operands after the last argument of '" +
                         DC.Fn->getName() + "') are not " + Twine(DC.Width) + " values of its return type '" +
                         printType(RT) + "'",
                     "with enzyme_width N pass N seeds, one per lane, or none (every lane is seeded with 1)");
       Op = NOps;
-    } else if (Mode == DiffMode::Reverse && floatLeafCount(RT) > 0 && looksLikeSeed(CB, Op, RT)) {
+    } else if (Mode == DiffMode::Reverse && DC.ReturnDerivative && floatLeafCount(RT) > 0 &&
+               looksLikeSeed(CB, Op, RT)) {
       DC.DRet = parseSeed(B, CB, Op, RT);
       if (!DC.DRet)
         return fail("the seed of the return adjoint (the operands after the last argument of '" +
@@ -453,6 +492,10 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
                     "returns with the weight of each field");
       Op = NOps;
     } else {
+      StringRef Extra = markerName(CB->getArgOperand(Op));
+      if (Extra == "enzyme_width" || Extra == "enzyme_primal_return" || Extra == "enzyme_noret" ||
+          Extra.ends_with("_return"))
+        return fail("marker '" + Extra + "' must come before the first argument");
       return fail("too many arguments: '" + DC.Fn->getName() + "' has " +
                       Twine(DC.Fn->arg_size()) + " parameters; extra operand " +
                       printInstruction(CB->getArgOperand(Op)),
@@ -460,6 +503,9 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
                   "per lane");
     }
   }
+  // A constant return contributes nothing to the adjoints: its seed is 0.
+  if (Mode == DiffMode::Reverse && !DC.ReturnDerivative && floatLeafCount(RT) > 0)
+    DC.DRet = Constant::getNullValue(RT);
   // Seeding every field with 1 would return the derivative of the sum of the fields, which is
   // rarely what was meant: a return with several float fields needs its seed spelled out.
   if (Mode == DiffMode::Reverse && !DC.DRet && DC.DRetLanes.empty() && floatLeafCount(RT) > 1)

@@ -37,6 +37,9 @@ struct DiffCall {
   llvm::Function *Fn = nullptr;
   unsigned Width = 1;
   bool ReturnPrimal = false;
+  /// False after enzyme_const_return: the return carries no derivative. Forward mode then does
+  /// not return its tangent; reverse mode seeds the return adjoint with 0.
+  bool ReturnDerivative = true;
   llvm::SmallVector<ArgSpec, 8> Args;
   /// Reverse mode: explicit seed of an active return, of the return type (a trailing float, or a
   /// value of the returned struct type); default 1.0 when the return has a single float field.
@@ -44,6 +47,9 @@ struct DiffCall {
   /// Vector reverse mode (Width > 1): one seed per lane, when passed; default 1 in every lane.
   llvm::SmallVector<llvm::Value *, 4> DRetLanes;
   llvm::Value *SRet = nullptr; ///< where the C ABI wants a large struct result written
+  /// `enzyme_context, ctx`: the shadow set of globals (0: the context-free one), see
+  /// Passes/GlobalShadowApi.h.
+  unsigned ShadowSet = 0;
 };
 
 /// True for the name of an AD entry point however it was declared: `__enzyme_autodiff`, with a

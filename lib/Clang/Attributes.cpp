@@ -1,5 +1,5 @@
 // Enzyme's source attributes for clang-22 (loaded with -fplugin=Synthase.so): enzyme_inactive,
-// enzyme_inactive_noblock, enzyme_nofree and enzyme_function_like("name"). Without the plugin
+// enzyme_inactive_noblock, enzyme_nofree, enzyme_function_like("name") and enzyme_shadow(var). Without the plugin
 // clang warns "unknown attribute ... ignored" and the gradient silently changes meaning, so each
 // attribute is registered here and lowered to an `annotate` string, which clang emits into
 // @llvm.global.annotations for definitions and declarations alike. The strings are Enzyme's own,
@@ -9,8 +9,10 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Mangle.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Lookup.h"
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
@@ -80,6 +82,57 @@ struct FunctionLikeAttr : EnzymeAttr<LikeName, LikeScoped, false, true> {
   FunctionLikeAttr() : EnzymeAttr("enzyme_function_like", "enzyme_function_like") {}
 };
 
+/// `__attribute__((enzyme_shadow(g_shadow))) double g;`: g_shadow is g's shadow. Lowered to the
+/// annotation "enzyme_shadow=<symbol of g_shadow>", which the pass turns into Enzyme's IR form,
+/// metadata !enzyme_shadow !{ptr @g_shadow} on @g.
+struct ShadowAttr : ParsedAttrInfo {
+  ShadowAttr() {
+    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "enzyme_shadow"},
+                                     {ParsedAttr::AS_C23, "enzyme_shadow"},
+                                     {ParsedAttr::AS_C23, "enzyme::shadow"},
+                                     {ParsedAttr::AS_CXX11, "enzyme_shadow"},
+                                     {ParsedAttr::AS_CXX11, "enzyme::shadow"}};
+    Spellings = S;
+    NumArgs = 1;
+  }
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A, const Decl *D) const override {
+    if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasGlobalStorage())
+      return true;
+    S.Diag(A.getLoc(), diag::warn_attribute_wrong_decl_type_str) << A << "global variables";
+    return false;
+  }
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &A) const override {
+    VarDecl *Shadow = nullptr;
+    if (A.getNumArgs() == 1 && A.isArgExpr(0))
+      if (auto *DRE = dyn_cast<DeclRefExpr>(A.getArgAsExpr(0)->IgnoreParenImpCasts()))
+        Shadow = dyn_cast<VarDecl>(DRE->getDecl());
+    // A plain name is parsed as an identifier argument: look it up where the attribute stands.
+    if (A.getNumArgs() == 1 && A.isArgIdent(0))
+      if (IdentifierLoc *IL = A.getArgAsIdent(0))
+        Shadow = dyn_cast_or_null<VarDecl>(
+            S.LookupSingleName(S.getCurScope(), IL->getIdentifierInfo(), IL->getLoc(), Sema::LookupOrdinaryName));
+    if (!Shadow || !Shadow->hasGlobalStorage() || Shadow->isStaticLocal()) {
+      unsigned ID = S.getDiagnostics().getCustomDiagID(
+          DiagnosticsEngine::Error, "'enzyme_shadow' takes one global variable declared before it: "
+                                    "the shadow of this global, e.g. enzyme_shadow(g_shadow)");
+      S.Diag(A.getLoc(), ID);
+      return AttributeNotApplied;
+    }
+    std::string Symbol;
+    llvm::raw_string_ostream OS(Symbol);
+    std::unique_ptr<MangleContext> MC(S.Context.createMangleContext());
+    if (MC->shouldMangleDeclName(Shadow))
+      MC->mangleName(GlobalDecl(Shadow), OS);
+    else
+      OS << Shadow->getName();
+    // Keeps the shadow emitted even where nothing else in the file reads it.
+    Shadow->addAttr(UsedAttr::CreateImplicit(S.Context));
+    D->addAttr(AnnotateAttr::Create(S.Context, "enzyme_shadow=" + Symbol, nullptr, 0, A.getRange()));
+    return AttributeApplied;
+  }
+};
+
+ParsedAttrInfoRegistry::Add<ShadowAttr> RegShadow("enzyme_shadow", "");
 ParsedAttrInfoRegistry::Add<InactiveAttr> RegInactive("enzyme_inactive", "");
 ParsedAttrInfoRegistry::Add<NoblockAttr> RegNoblock("enzyme_inactive_noblock", "");
 ParsedAttrInfoRegistry::Add<NofreeAttr> RegNofree("enzyme_nofree", "");

@@ -1,4 +1,5 @@
 #include "Engine/Engine.h"
+#include "Rules/InactiveLibraryCalls.h"
 #include "Analysis/UserAnnotations.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
@@ -38,32 +39,6 @@ void Engine::cleanup() {
       C->eraseFromParent();
   }
   Primals.clear();
-}
-
-static bool holdsFloatData(Type *T) {
-  if (T->isFPOrFPVectorTy())
-    return true;
-  if (auto *ST = dyn_cast<StructType>(T))
-    return any_of(ST->elements(), holdsFloatData);
-  if (auto *AT = dyn_cast<ArrayType>(T))
-    return holdsFloatData(AT->getElementType());
-  return false;
-}
-
-GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
-  if (G->isConstant() || isInactiveGlobal(G) || !holdsFloatData(G->getValueType()))
-    return nullptr;
-  auto It = Shadows.find({G, Lane});
-  if (It != Shadows.end())
-    return It->second;
-  auto *SG = new GlobalVariable(M, G->getValueType(), false, GlobalValue::InternalLinkage,
-                                Constant::getNullValue(G->getValueType()),
-                                G->getName() + ".synthase.shadow" + Twine(Lane));
-  SG->setAlignment(G->getAlign());
-  SG->setThreadLocalMode(G->getThreadLocalMode()); // a per-thread workspace keeps per-thread adjoints
-  Shadows[{G, Lane}] = SG;
-  ShadowGlobals.insert(SG);
-  return SG;
 }
 
 Constant *Engine::shadowConstant(Constant *C, unsigned Lane) {
@@ -130,7 +105,7 @@ bool isKnownInactiveCallee(StringRef N) {
       .Cases({"time", "clock", "clock_gettime", "gettimeofday", "rand", "srand", "random"}, true)
       .Cases({"exit", "abort", "__assert_fail", "__cxa_pure_virtual", "strlen", "strcmp"}, true)
       .Cases({"memcmp", "getenv", "atoi", "atof", "strtod", "strtol", "fopen", "fclose"}, true)
-      .Default(false);
+      .Default(isInactiveLibraryCall(N));
 }
 
 } // namespace synthase

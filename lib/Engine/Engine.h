@@ -59,8 +59,20 @@ public:
   /// The simplified clone of F that generators read (cached).
   llvm::Function *primalOf(llvm::Function *F);
 
-  /// A zero-initialised shadow (one per vector lane) for a writable global holding float data.
+  /// The shadow (one per vector lane, per shadow set) of a writable global holding float data, or
+  /// pointers into such globals: floats start at zero, integers and pointers are copied, each
+  /// pointer redirected to its pointee's shadow (lib/Engine/GlobalShadows.cpp).
   llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G, unsigned Lane = 0);
+  /// Shadow sets: 0 is the context-free set; each `__enzyme_context` call site has its own.
+  /// Generated functions are cached per set, since they name the set's shadow globals.
+  void selectShadowSet(unsigned Set);
+  unsigned shadowSet() const { return Set; }
+  /// Makes the shadow of G (current set) the user's: it is no longer reset at each call.
+  void markUserShadow(llvm::GlobalVariable *SG) { ShadowGlobals.erase(SG); UserShadows.insert(SG); }
+  /// Every shadow of one set (for __enzyme_zero_shadows).
+  llvm::SmallVector<llvm::GlobalVariable *, 8> shadowsOfSet(unsigned Set) const;
+  /// Gives SG its initial contents again: zeros, or its initializer where it holds pointers.
+  void resetShadow(llvm::IRBuilder<> &B, llvm::GlobalVariable *SG);
   /// The shadow of a constant pointer expression (a global or a constant GEP into one), or null.
   llvm::Constant *shadowConstant(llvm::Constant *C, unsigned Lane = 0);
   /// A shadow address that may be derived from a null shadow pointer (see mayStoreNullShadows),
@@ -69,7 +81,8 @@ public:
   /// (never mapped on Linux) counts as null.
   llvm::Value *guardNullShadow(llvm::IRBuilder<> &B, llvm::Value *Addr, llvm::Value *RootShadow,
                                llvm::Type *AccessTy, bool Write);
-  /// Every shadow global a generated function (and its callees) may touch.
+  /// Every shadow global a generated function (and its callees) may touch that the user cannot see
+  /// (reset at each top-level call).
   const llvm::SmallPtrSet<llvm::GlobalVariable *, 4> &shadowGlobals() const { return ShadowGlobals; }
 
   /// Functions this engine generated (issue: inlining post-pass identifies them by this record).
@@ -83,6 +96,9 @@ public:
   llvm::Module &module() { return M; }
   /// Registered custom derivatives (Rules/CustomDerivatives.h).
   CustomDerivatives &customs() { return Custom; }
+  /// Forgets failed generations (their errors were captured, see FunctionShadows.cpp), so a
+  /// later request generates again and reports.
+  void forgetFailed();
   /// Drops the simplified clones once lowering is done.
   void cleanup();
 
@@ -103,8 +119,13 @@ private:
   std::map<Signature, llvm::Function *> Tangents;
   std::map<Signature, GradientPair> Gradients;
   llvm::DenseMap<llvm::Function *, llvm::Function *> Primals;
-  std::map<std::pair<llvm::GlobalVariable *, unsigned>, llvm::GlobalVariable *> Shadows;
+  std::map<std::tuple<llvm::GlobalVariable *, unsigned, unsigned>, llvm::GlobalVariable *> Shadows;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> ShadowGlobals;
+  llvm::SmallPtrSet<llvm::GlobalVariable *, 4> UserShadows;
+  unsigned Set = 0;
+  std::map<unsigned, std::pair<std::map<Signature, llvm::Function *>, std::map<Signature, GradientPair>>> OtherSets;
+  bool shadowable(llvm::GlobalVariable *G, llvm::SmallPtrSetImpl<llvm::GlobalVariable *> &Seen);
+  llvm::Constant *shadowInit(llvm::Constant *C, unsigned Lane);
   llvm::SmallPtrSet<llvm::Function *, 16> Generated;
   llvm::StructType *TapeTy = nullptr;
   llvm::DenseMap<llvm::Function *, uint64_t> TapeBounds;

@@ -8,10 +8,12 @@
 #include "Analysis/UnshadowedMemory.h"
 #include "Engine/Clone.h"
 #include "Engine/Engine.h"
+#include "Engine/FunctionShadows.h"
 #include "Engine/Refusals.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "Rules/CallJacobians.h"
+#include "Rules/InactiveLibraryCalls.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/Constants.h"
@@ -107,6 +109,13 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
 
   if (auto *P = dyn_cast<PHINode>(I)) {
     if (!carriesDerivative(T) && !T->isPtrOrPtrVectorTy() && !movesData(I))
+      return;
+    // A pointer phi is visited before its back-edge values: its tangent phi would be made even
+    // for a loop-carried pointer (a `chunks_exact` cursor over enzyme_const data) whose every
+    // incoming value lacks a shadow, and loads through that null shadow fault. The activity
+    // analysis' least fixed point says which pointer phis do have a shadow.
+    if (T->isPtrOrPtrVectorTy() && !Moves.isShadowed(I) &&
+        none_of(P->incoming_values(), [&](Use &U) { return Tan.count(U.get()) > 0; }))
       return;
     SmallVector<PHINode *, 4> TP;
     IRBuilder<> PB(cast<Instruction>(C)->getParent(), cast<Instruction>(C)->getParent()->begin());
@@ -256,11 +265,20 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     return;
   case Instruction::IntToPtr:
     if (Value *Base = intToPtrBase(cast<IntToPtrInst>(I)); Base && active(Base)) {
-      Value *Off = B.CreateSub(primal(I->getOperand(0)), B.CreatePtrToInt(primal(Base), I->getOperand(0)->getType()));
-      return mapLinear([&](unsigned l) { return B.CreateGEP(B.getInt8Ty(), lane(Base, l), Off, I->getName() + ".shadow"); });
+      Lanes Out; // the base is not an operand: mapLinear would see no active operand
+      for (unsigned l = 0; l < W; ++l)
+        Out.push_back(intToPtrShadow(B, cast<IntToPtrInst>(I), Base, lane(Base, l), [&](Value *V) { return primal(V); }));
+      Tan[I] = Out;
+      return;
     }
+    if (LoadInst *L = loadedPointerBits(cast<IntToPtrInst>(I)); L && active(L))
+      return mapLinear([&](unsigned l) { return B.CreateIntToPtr(lane(L, l), T); }); // the shadow's bytes
     return;
   case Instruction::PtrToInt:
+    // A pointer stored as an integer (SROA's ptrtoint into a mixed slice) stores its tangent too.
+    if (storedPointerBits(I) && active(I->getOperand(0)))
+      return mapLinear([&](unsigned l) { return B.CreatePtrToInt(lane(I->getOperand(0), l), T); });
+    return;
   case Instruction::Br:
   case Instruction::Switch:
   case Instruction::Unreachable:
@@ -307,7 +325,8 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Type *T = LI->getType();
-    if (!(carriesDerivative(T) || T->isPtrOrPtrVectorTy() || movesData(LI)) || !active(LI->getPointerOperand()))
+    if (!(carriesDerivative(T) || T->isPtrOrPtrVectorTy() || movesData(LI)) || !active(LI->getPointerOperand()) ||
+        (T->isPointerTy() && onlyReachesCode(LI)))
       return;
     Lanes L;
     for (unsigned l = 0; l < W; ++l) {
@@ -381,17 +400,26 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
       return;
     }
     auto *MC = cast<MemIntrinsic>(C);
+    auto *MTI = dyn_cast<MemTransferInst>(MI);
+    bool FromShadow = MTI && active(MTI->getSource());
+    bool MayBeNull = NullShadows && (nullRootOf(Dst).K != NullRoot::None ||
+                                     (FromShadow && nullRootOf(MTI->getSource()).K != NullRoot::None));
     for (unsigned l = 0; l < W; ++l) {
-      if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
-        if (active(MT->getSource())) {
-          if (isa<MemMoveInst>(MT))
-            B.CreateMemMove(lane(Dst, l), MT->getDestAlign(), lane(MT->getSource(), l), MT->getSourceAlign(), MC->getLength());
-          else
-            B.CreateMemCpy(lane(Dst, l), MT->getDestAlign(), lane(MT->getSource(), l), MT->getSourceAlign(), MC->getLength());
-          continue;
-        }
+      Value *Len = MC->getLength();
+      if (MayBeNull) {
+        SmallVector<Value *, 2> Sh{lane(Dst, l)};
+        if (FromShadow)
+          Sh.push_back(lane(MTI->getSource(), l));
+        Len = lengthUnlessNullShadow(B, Len, Sh);
       }
-      B.CreateMemSet(lane(Dst, l), B.getInt8(0), MC->getLength(), MI->getDestAlign());
+      if (FromShadow) {
+        if (isa<MemMoveInst>(MTI))
+          B.CreateMemMove(lane(Dst, l), MTI->getDestAlign(), lane(MTI->getSource(), l), MTI->getSourceAlign(), Len);
+        else
+          B.CreateMemCpy(lane(Dst, l), MTI->getDestAlign(), lane(MTI->getSource(), l), MTI->getSourceAlign(), Len);
+        continue;
+      }
+      B.CreateMemSet(lane(Dst, l), B.getInt8(0), Len, MI->getDestAlign());
     }
     return;
   }
@@ -439,6 +467,12 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
              return active(const_cast<Value *>(S));
            });
   };
+  if (Type *FT = Callee ? floatParsedByLibraryCall(I->getContext(), Callee->getName()) : nullptr) {
+    if (active(I->getArgOperand(1))) // a parsed number: no derivative
+      for (unsigned l = 0; l < W; ++l)
+        B.CreateStore(Constant::getNullValue(FT), lane(I->getArgOperand(1), l));
+    return;
+  }
   bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()) && !floatFree(U.get()); });
   if (Callee && (!Callee->isDeclaration() || hasCustomForward(Callee)))
     return visitDefinedCall(I, C, Callee, B);
@@ -461,7 +495,8 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
     fail(I, "invoke of a function on active data is not supported", "compile with -fno-exceptions");
     return;
   }
-  bool Any = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); });
+  // An allocation wrapper returns a fresh block, whose tangent memory comes from its derivative.
+  bool Any = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); }) || mayReturnAllocation(Callee);
   if (!Any)
     return;
   Signature CS{Callee, DiffMode::Forward, {}, W, true, carriesDerivative(I->getType()) || I->getType()->isPointerTy()};
@@ -545,7 +580,7 @@ Function *TangentGen::run(Function *NF, ClonedBody &CB) {
       if (auto *L = dyn_cast<LoadInst>(&I))
         if (L->getType()->isIntOrIntVectorTy() && HasShadow(L->getPointerOperand())) {
           MemoryLayout Lay = moveLayout(E.module().getDataLayout(), L);
-          if (!Lay.Floats.empty() || Lay.Pointers) // bytes of floats or pointers, any width
+          if (!Lay.Floats.empty() || Lay.Pointers || loadsPointerBits(L)) // bytes of floats or pointers, any width
             ByteMoves.insert(L);
         }
   }
@@ -588,6 +623,8 @@ Function *Engine::tangentFunction(const Signature &S) {
     return It->second;
   if (Custom.forwardRule(S.Fn))
     return Tangents[S] = Custom.tangent(*this, S);
+  if (isIndirectTrampoline(S.Fn))
+    return Tangents[S] = indirectTangent(*this, S, [&](Function *F) { Tangents[S] = F, noteGenerated(F); });
   Function *Src = primalOf(S.Fn);
   Type *RT = Src->getReturnType();
   SmallVector<Type *, 5> RetParts;

@@ -126,7 +126,7 @@ bool checkResultShape(const DiffCall &DC) {
     Names.push_back("the primal");
   }
   if (DC.Mode == DiffMode::Forward) {
-    if (RetActive)
+    if (RetActive && DC.ReturnDerivative)
       for (unsigned L = 0; L < DC.Width; ++L) {
         Parts.push_back(RT);
         Names.push_back(DC.Width > 1 ? "the tangent of lane " + std::to_string(L) : "the tangent");

@@ -3,13 +3,16 @@
 #include "CallSite/DiffCall.h"
 #include "Analysis/UserAnnotations.h"
 #include "Engine/Engine.h"
+#include "Engine/FunctionShadows.h"
 #include "Passes/CallChecks.h"
+#include "Passes/GlobalShadowApi.h"
 #include "Passes/Lowering.h"
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Passes/Inlining.h"
 #include "Passes/NestingOrder.h"
 #include "Passes/SplitMode.h"
+#include "Passes/SugarInlining.h"
 #include "Support/Diagnostics.h"
 #include "Support/RustNames.h"
 #include "synthase/Synthase.h"
@@ -154,10 +157,11 @@ void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
     CB->replaceAllUsesWith(PoisonValue::get(CT));
 }
 
+/// Shadows the user cannot see start fresh at each call; the user's (queried, named with
+/// enzyme_shadow, or a context's) are theirs to reset (Passes/GlobalShadowApi.cpp).
 static void zeroShadowGlobals(Engine &E, IRBuilder<> &B) {
-  const DataLayout &DL = E.module().getDataLayout();
   for (GlobalVariable *G : E.shadowGlobals())
-    B.CreateMemSet(G, B.getInt8(0), DL.getTypeAllocSize(G->getValueType()), G->getAlign());
+    E.resetShadow(B, G);
 }
 
 /// Calls of generated functions that may unwind (a panic or an exception in the primal code),
@@ -219,6 +223,8 @@ static bool lowerForward(Engine &E, DiffCall &DC) {
     else
       for (unsigned i = 0; i < N; ++i)
         Parts.push_back(B.CreateExtractValue(R, i));
+    if (!DC.ReturnDerivative) // enzyme_const_return: the primal only
+      Parts.resize(S.RetPrimal ? 1 : 0);
   }
   deliverResult(DC, Parts, B);
   return true;
@@ -290,7 +296,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
     RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));
   else if (RetActive) // vector mode: one seed per lane, 1 in every lane unless passed (as Enzyme)
     for (unsigned L = 0; L < DC.Width; ++L)
-      RevArgs.push_back(DC.DRetLanes.empty() ? unitSeed(RT) : DC.DRetLanes[L]);
+      RevArgs.push_back(!DC.DRetLanes.empty() ? DC.DRetLanes[L] : DC.DRet ? DC.DRet : unitSeed(RT));
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
   noteMayUnwind(Adj);
@@ -440,8 +446,11 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     auto Mode = entryPointMode(entryPointOf(CB)->getName());
     std::optional<DiffCall> DC = parseDiffCall(CB, *Mode);
     bool OK = false;
-    if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E))
+    if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E)) {
+      E.selectShadowSet(DC->ShadowSet);
       OK = *Mode == DiffMode::Forward ? lowerForward(E, *DC) : lowerReverse(E, *DC);
+      E.selectShadowSet(0);
+    }
     if (OK)
       keepUnwindEdge(CB);
     MayUnwind.clear();
@@ -476,6 +485,17 @@ static bool dropTypeHints(Module &M) {
   return Changed;
 }
 
+/// A call whose function has no body here: compile-time lowering leaves it for link time.
+static bool hasDeferredDiffCall(Module &M) {
+  for (CallBase *CB : collectDiffCalls(M)) {
+    Function *F = differentiatedFunction(CB->getArgOperand(
+        CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
+    if (F && F->isDeclaration())
+      return true;
+  }
+  return false;
+}
+
 /// Other parts of Enzyme's API are not implemented: say so at compile time, not at link time.
 /// (Custom-derivative registrations are read by Rules/CustomDerivatives.cpp.)
 static void reportUnsupportedEnzymeApi(Module &M, const Options &O) {
@@ -504,12 +524,23 @@ bool lowerModule(Module &M, const Options &O) {
   E.customs().read(M, O.When);
   applyUserAnnotations(M);
   bool Changed = dropTypeHints(M);
+  Changed |= lowerVirtualReverse(M);
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
-  Changed |= lowerBatchCalls(M); // first: a batched function may itself call __enzyme_fwddiff
+  Changed |= inlineEntryPointWrappers(M);
+  Changed |= lowerBatchCalls(M); // before AD calls: a batched function may itself call __enzyme_fwddiff
+  // Contexts and shadow queries are resolved once for the whole program: with a derivative left
+  // for link time, they wait for it too.
+  bool ShadowApi = O.When != Stage::Compile || !hasDeferredDiffCall(M);
+  if (ShadowApi) {
+    Changed |= lowerContexts(M);
+    Changed |= lowerShadowQueries(M, E);
+  }
   if (O.PrintPasses)
     errs() << "synthase: lowering AD call sites\n";
   Changed |= lowerDiffCalls(M, O, E);
+  if (ShadowApi)
+    Changed |= lowerZeroShadows(M, E);
   if (Changed) {
     if (O.PrintPasses)
       errs() << "synthase: inlining post-pass\n";

@@ -226,9 +226,8 @@ static void lowerAugment(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
   B.CreateStore(B.CreateConstGEP1_64(B.getInt8Ty(), H, HeaderBytes), B.CreateStructGEP(TT, H, 0));
   B.CreateStore(B.getInt64(0), B.CreateStructGEP(TT, H, 1));
   B.CreateStore(Cap, B.CreateStructGEP(TT, H, 2));
-  const DataLayout &DL = M.getDataLayout();
   for (GlobalVariable *G : E.shadowGlobals())
-    B.CreateMemSet(G, B.getInt8(0), DL.getTypeAllocSize(G->getValueType()), G->getAlign());
+    E.resetShadow(B, G);
   SmallVector<Value *, 16> Args;
   for (ArgSpec &A : DC.Args) {
     Args.push_back(A.Primal);
@@ -292,7 +291,7 @@ static void lowerReverse(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
     Args.push_back(DC.DRet ? DC.DRet : ConstantFP::get(RT, 1.0));
   else if (S.RetActive) // vector mode: a seed per lane, 1 in every lane unless passed
     for (unsigned L = 0; L < DC.Width; ++L)
-      Args.push_back(DC.DRetLanes.empty() ? ConstantFP::get(RT, 1.0) : DC.DRetLanes[L]);
+      Args.push_back(!DC.DRetLanes.empty() ? DC.DRetLanes[L] : DC.DRet ? DC.DRet : ConstantFP::get(RT, 1.0));
   Args.push_back(H);
   CallInst *Adj = B.CreateCall(GP.Reverse, Args);
   // A tape that outgrew its inline bytes ended in a heap buffer: release it in both forms.
@@ -343,10 +342,13 @@ void lowerSplitCall(Engine &E, CallBase *CB) {
     DC = parseDiffCall(T, DiffMode::Reverse);
   if (DC) {
     DC->Call = CB;
-    if (DC->ReturnPrimal) {
+    if (DC->ReturnPrimal || DC->ShadowSet) {
       reportError(CB->getFunction(), CB,
-                  Twine(kindName(K)) + ": enzyme_primal_return is not available in split mode",
-                  "__enzyme_augmentfwd returns the primal result when its declared result has room for it");
+                  Twine(kindName(K)) + ": " + (DC->ShadowSet ? "enzyme_context" : "enzyme_primal_return") +
+                      " is not available in split mode",
+                  DC->ReturnPrimal ? "__enzyme_augmentfwd returns the primal result when its declared result "
+                                     "has room for it"
+                                   : "call split mode once per direction");
       DC.reset();
     }
   }

@@ -1,6 +1,7 @@
 // Reverse mode, augmented forward sweep: the primal clone plus shadow pointers, recording on the
 // tape what the reverse sweep cannot recompute.
 #include "Reverse/GradientGen.h"
+#include "Reverse/ShadowCheck.h"
 
 namespace synthase {
 namespace gradient {
@@ -79,11 +80,18 @@ void GradientGen::augInstruction(Instruction *I) {
                            I->getName() + ".shadow", G->getNoWrapFlags());
     } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
       ShA[I] = B.CreatePointerCast(needShadow(I->getOperand(0), I), T);
+    } else if (auto *I2P = dyn_cast<IntToPtrInst>(I); I2P && !intToPtrBase(I2P)) {
+      // A pointer read from memory as an integer: its shadow is read where the integer was.
+      LoadInst *L = loadedPointerBits(I2P);
+      IRBuilder<> LB(cast<Instruction>(augOf(L))->getNextNode());
+      Value *From = guardAug(LB, needShadow(L->getPointerOperand(), I), L->getPointerOperand(), T, false);
+      ShA[I] = LB.CreateAlignedLoad(T, From, L->getAlign(), I->getName() + ".shadow");
+      if (shadowChecksEnabled())
+        emitShadowCheck(B, C, ShA[I], printInstruction(I) + " in " + displayName(Sig.Fn->getName()));
     } else if (auto *I2P = dyn_cast<IntToPtrInst>(I)) {
-      // A hand-aligned pointer: the shadow moves by the same offset from its base's shadow.
+      // A hand-aligned pointer: derived from its base's shadow as the address is from the base.
       Value *Base = intToPtrBase(I2P);
-      Value *Off = B.CreateSub(augOf(I->getOperand(0)), B.CreatePtrToInt(augOf(Base), I->getOperand(0)->getType()));
-      ShA[I] = B.CreateGEP(B.getInt8Ty(), needShadow(Base, I), Off, I->getName() + ".shadow");
+      ShA[I] = intToPtrShadow(B, I2P, Base, needShadow(Base, I), [&](Value *V) { return augOf(V); });
     } else if (isa<FreezeInst>(I)) {
       ShA[I] = needShadow(I->getOperand(0), I);
     } else if (auto *S = dyn_cast<SelectInst>(I)) {
@@ -93,6 +101,8 @@ void GradientGen::augInstruction(Instruction *I) {
     } else if (auto *LI = dyn_cast<LoadInst>(I)) {
       Value *From = guardAug(B, needShadow(LI->getPointerOperand(), I), LI->getPointerOperand(), T, false);
       ShA[I] = B.CreateAlignedLoad(T, From, LI->getAlign(), I->getName() + ".shadow");
+      if (shadowChecksEnabled())
+        emitShadowCheck(B, C, ShA[I], printInstruction(I) + " in " + displayName(Sig.Fn->getName()));
     } else if (isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I)) {
       // Vectors of pointers (the SLP vectorizer's `load <8 x ptr>`): the same lane operations on
       // the vector of shadows.
@@ -109,8 +119,19 @@ void GradientGen::augInstruction(Instruction *I) {
       // The shadow outlives this sweep (the reverse sweep needs it), so it lives on the heap.
       Value *Size = B.CreateMul(B.CreateZExtOrTrunc(augOf(AI->getArraySize()), B.getInt64Ty()),
                                 B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
-      FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
-      ShA[I] = B.CreateCall(Calloc, {Size, B.getInt64(1)}, I->getName() + ".shadow");
+      uint64_t A = AI->getAlign().value();
+      if (A <= 16) {
+        FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
+        ShA[I] = B.CreateCall(Calloc, {Size, B.getInt64(1)}, I->getName() + ".shadow");
+      } else {
+        // Over-aligned (AVX buffers, Eigen's packets): the code uses aligned vector moves on the
+        // shadow too, so it gets the alignment; aligned_alloc needs a multiple of it.
+        FunctionCallee AlignedAlloc = E.module().getOrInsertFunction("aligned_alloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
+        Value *Rounded = B.CreateAnd(B.CreateAdd(Size, B.getInt64(A - 1)), B.getInt64(~(A - 1)));
+        Value *Sh = B.CreateCall(AlignedAlloc, {B.getInt64(A), Rounded}, I->getName() + ".shadow");
+        B.CreateMemSet(Sh, B.getInt8(0), Rounded, AI->getAlign());
+        ShA[I] = Sh;
+      }
     } else if (auto *CB = dyn_cast<CallBase>(I)) {
       std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
       auto augArg = [&](unsigned K) { return augOf(CB->getArgOperand(K)); };
@@ -158,6 +179,10 @@ void GradientGen::augInstruction(Instruction *I) {
       Value *SV = augShadow(V);
       Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), V->getType(), true);
       B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()), To, SI->getAlign());
+    } else if (Value *P = storedPointerBits(V); P && shadowed(SI->getPointerOperand())) {
+      Value *SV = augShadow(P);
+      Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), P->getType(), true);
+      B.CreateAlignedStore(SV ? SV : Constant::getNullValue(P->getType()), To, SI->getAlign());
     } else if (!shadowed(SI->getPointerOperand())) {
       bool Derivative = carriesDerivative(V->getType())
                             ? Act.Varied.count(V) > 0
@@ -193,7 +218,7 @@ void GradientGen::augInstruction(Instruction *I) {
       return;
     }
     Signature CS = calleeSignature(CB);
-    bool Any = CS.RetActive || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
+    bool Any = CS.RetActive || CS.RetShadow || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
     if (!Any)
       return; // runs as it is, once, in the forward sweep
     GradientPair GP = E.gradientPair(CS);
@@ -216,7 +241,11 @@ void GradientGen::augInstruction(Instruction *I) {
     if (CS.RetShadow) { // {primal, one shadow per lane}
       Prim = CBld.CreateExtractValue(NC, 0, I->getName());
       for (unsigned L = 0; L < width(); ++L)
-        inLane(L, [&] { ShA[I] = CBld.CreateExtractValue(NC, 1 + L, I->getName() + ".shadow"); });
+        inLane(L, [&] {
+          ShA[I] = CBld.CreateExtractValue(NC, 1 + L, I->getName() + ".shadow");
+          if (shadowChecksEnabled())
+            emitShadowCheck(CBld, Prim, ShA[I], "returned by " + printInstruction(I) + " in " + displayName(Sig.Fn->getName()));
+        });
       NullShadows |= GP.RetShadowMaybeNull;
     }
     if (!C->getType()->isVoidTy())

@@ -1,6 +1,7 @@
 // Calls in reverse mode: allocators, callees with their own gradient pair, rule-table functions.
 #include "Reverse/GradientGen.h"
 #include "Analysis/FloatFreeMemory.h"
+#include "Rules/InactiveLibraryCalls.h"
 
 namespace synthase {
 namespace gradient {
@@ -55,7 +56,7 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
     if (!lastLane())
       return; // the callee's reverse takes every lane at once, see below
     Signature CS = calleeSignature(CB);
-    bool Any = CS.RetActive || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
+    bool Any = CS.RetActive || CS.RetShadow || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
     if (!Any)
       return;
     GradientPair GP = E.gradientPair(CS);
@@ -92,6 +93,11 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
                           return U->getType()->isPointerTy() && shadowed(U.get()) &&
                                  !pointsToFloatFreeMemory(U.get(), [&](const Value *V) { return Act.Varied.count(V) > 0; });
                         });
+  if (Type *FT = G ? floatParsedByLibraryCall(CB->getContext(), G->getName()) : nullptr) {
+    if (shadowed(CB->getArgOperand(1))) // a parsed number: the adjoint of what it overwrote is gone
+      Bd.CreateStore(Constant::getNullValue(FT), revShadow(CB->getArgOperand(1), B));
+    return;
+  }
   if (G && isKnownInactiveCallee(G->getName()))
     return;
   if (active(CB) || WritesShadowed || (ActiveIn && !CB->getType()->isVoidTy() && carriesDerivative(CB->getType()))) {

@@ -6,6 +6,8 @@
 // integer arithmetic) and otherwise taken from the tape. Adjoints live in stack slots that
 // mem2reg promotes once generation is done.
 #include "Reverse/GradientGen.h"
+#include "Engine/FunctionShadows.h"
+#include "Reverse/ShadowCheck.h"
 
 namespace synthase {
 namespace gradient {
@@ -27,6 +29,15 @@ void GradientGen::buildAugmented() {
         if (!CB.ArgShadows[A.getArgNo()].empty())
           ShA[&A] = CB.ArgShadows[A.getArgNo()][L];
     });
+  if (shadowChecksEnabled()) {
+    IRBuilder<> B(&*Aug->getEntryBlock().getFirstInsertionPt());
+    for (unsigned L = 0; L < width(); ++L)
+      inLane(L, [&] {
+        for (Argument &A : Src->args())
+          if (Value *Sh = ShA.lookup(&A))
+            emitShadowCheck(B, VA[&A], Sh, "argument " + Twine(A.getArgNo()) + " of " + displayName(Sig.Fn->getName()));
+      });
+  }
 }
 
 void GradientGen::fillAugmented() {
@@ -272,23 +283,27 @@ void GradientGen::classifyIntegerStores() {
           (Act.IntMoves.count(V) && active(V)))
         continue;
       auto *L = dyn_cast<LoadInst>(V);
-      MemoryLayout Lay = L && shadowed(L->getPointerOperand()) ? moveLayout(DL, L)
-                                                               : accessLayout(DL, SI->getPointerOperand());
+      bool FromShadowed = L && shadowed(L->getPointerOperand());
+      MemoryLayout Lay = FromShadowed ? moveLayout(DL, L) : accessLayout(DL, SI->getPointerOperand());
       if (movesNoDerivativeData(SI) || (L && movesNoDerivativeData(L)))
         continue;
       uint64_t Bytes = DL.getTypeStoreSize(V->getType());
       bool Mixed = false;
       if (Lay.Floats.size() > 1 && Lay.knownWithin(Bytes) && !Lay.floatFieldsOverlapping(DL, Bytes, Mixed) && !Mixed)
         continue; // padding or an integer field of a struct that also holds floats of two widths
-      if (L && shadowed(L->getPointerOperand()) && Lay.Floats.empty() && Lay.Pointers) {
+      // What the stored bytes hold: their own fields when known, else what the object holds.
+      std::optional<MemoryLayout::Kinds> K = Lay.kindsWithin(DL, Bytes);
+      bool Floats = K ? !K->Floats.empty() : !Lay.Floats.empty();
+      bool Pointers = K ? K->Pointers : Lay.Pointers;
+      if (FromShadowed && ((!Floats && Pointers) || loadsPointerBits(L))) {
         PointerMoves.insert(SI);
-      } else if (L && shadowed(L->getPointerOperand()) && !Lay.Floats.empty() && !Act.IntMoves.count(V)) {
+      } else if (FromShadowed && Floats && !Act.IntMoves.count(V)) {
         std::string TyName;
         raw_string_ostream(TyName) << *V->getType();
         fail(SI, "floating-point data is moved as " + TyName +
                      " values whose width does not match its element type, so its derivative cannot follow",
              "copy the data with memcpy of whole elements, or assign element by element");
-      } else if (!Lay.Floats.empty()) {
+      } else if (Floats) {
         IntOverwrites.insert(SI);
       }
     }
@@ -343,6 +358,16 @@ GradientPair Engine::gradientPair(const Signature &S) {
     }
     return Gradients[S] = Custom.gradient(*this, S);
   }
+  if (isIndirectTrampoline(S.Fn) && S.Width > 1) {
+    reportError(S.Fn, nullptr,
+                "vector reverse mode (enzyme_width " + Twine(S.Width) + ") through an indirect call is not supported",
+                "call the reverse mode once per lane");
+    return Gradients[S] = {};
+  }
+  if (isIndirectTrampoline(S.Fn))
+    return Gradients[S] = indirectGradient(*this, S, [&](GradientPair P) {
+             Gradients[S] = P, noteGenerated(P.Augmented), noteGenerated(P.Reverse);
+           });
   Function *Src = primalOf(S.Fn);
   GradientGen G(*this, S, Src);
   // Recursive calls see the pair being built: register declarations first.

@@ -153,8 +153,25 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
       }
     return;
   }
+  if (!CLen && L.Complete && !L.Floats.empty()) {
+    // A run-time length over memory whose every access is at a known offset (a key's characters
+    // copied into a hash node that also holds the value): each pointer field wholly inside the
+    // copied bytes takes its source's shadow pointer, decided at run time.
+    Value *Len = B.CreateZExtOrTrunc(C->getLength(), B.getInt64Ty());
+    for (auto &[Off, T] : L.Fields)
+      if (T->isPointerTy() && Off >= 0) {
+        Value *In = B.CreateICmpULE(B.getInt64(Off + DL.getTypeStoreSize(T)), Len);
+        Value *PD = B.CreateConstGEP1_64(B.getInt8Ty(), DS, Off);
+        Value *P = B.CreateLoad(T, B.CreateConstGEP1_64(B.getInt8Ty(), SS, Off));
+        B.CreateStore(B.CreateSelect(In, P, B.CreateLoad(T, PD)), PD);
+      }
+    return;
+  }
   if (L.Floats.empty()) { // an array of pointers: its shadow is an array of shadow pointers
-    B.CreateMemMove(DS, MT->getDestAlign(), SS, MT->getSourceAlign(), C->getLength());
+    Value *Len = C->getLength();
+    if (NullShadows && (nullRootOf(MT->getDest()).K != NullRoot::None || nullRootOf(MT->getSource()).K != NullRoot::None))
+      Len = lengthUnlessNullShadow(B, Len, {DS, SS});
+    B.CreateMemMove(DS, MT->getDestAlign(), SS, MT->getSourceAlign(), Len);
     return;
   }
   fail(MT, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
@@ -167,6 +184,16 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
     return;
   Value *DS = revShadow(Dst, B);
   Value *Len = revPrimal(MI->getLength(), B);
+  if (NullShadows) {
+    auto *MTI = dyn_cast<MemTransferInst>(MI);
+    bool FromShadow = MTI && shadowed(MTI->getSource());
+    if (nullRootOf(Dst).K != NullRoot::None || (FromShadow && nullRootOf(MTI->getSource()).K != NullRoot::None)) {
+      SmallVector<Value *, 2> Sh{DS};
+      if (FromShadow)
+        Sh.push_back(revShadow(MTI->getSource(), B));
+      Len = lengthUnlessNullShadow(Bd, Len, Sh);
+    }
+  }
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
     auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
@@ -181,6 +208,24 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
           Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
           Bd.CreateAlignedStore(ConstantFP::get(T, 0.0), PF, Align(1));
         }
+      return;
+    }
+    if (shadowed(MT->getSource()) && !CLen && L.Complete && L.Pointers && !L.Floats.empty()) {
+      // The run-time length of augMemTransfer's field-wise case: each float field wholly inside
+      // the copied bytes hands its adjoint back to the source.
+      Value *SS = revShadow(MT->getSource(), B);
+      Value *N = Bd.CreateZExtOrTrunc(Len, Bd.getInt64Ty());
+      for (auto &[Off, T] : L.Fields)
+        if (T->isFloatingPointTy() && Off >= 0) {
+          Value *In = Bd.CreateICmpULE(Bd.getInt64(Off + DL.getTypeStoreSize(T)), N);
+          Value *PF = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), DS, Off);
+          Value *PI = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), SS, Off);
+          Value *DV = Bd.CreateAlignedLoad(T, PF, Align(1));
+          Value *Zero = ConstantFP::get(T, 0.0);
+          Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), Bd.CreateSelect(In, DV, Zero)), PI, Align(1));
+          Bd.CreateAlignedStore(Bd.CreateSelect(In, Zero, DV), PF, Align(1));
+        }
+      // Bytes of the destination outside every listed field hold no derivative.
       return;
     }
     if (shadowed(MT->getSource()) && L.Pointers) {

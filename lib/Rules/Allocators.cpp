@@ -301,4 +301,28 @@ Value *emitZeroedBlock(IRBuilder<> &B, const Allocator &A, Value *Bytes, AllocAr
   return S;
 }
 
+static bool allocatesWithin(const Function *F, unsigned Depth, SmallPtrSetImpl<const Function *> &Seen) {
+  if (!Seen.insert(F).second)
+    return false;
+  for (const BasicBlock &BB : *F)
+    for (const Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *G = CB->getCalledFunction()) {
+          std::optional<Allocator> A = allocatorFor(G);
+          if (A && A->Role != AllocRole::Free && A->Out < 0)
+            return true;
+          if (!A && Depth > 0 && !G->isDeclaration() && G->getReturnType()->isPointerTy() &&
+              allocatesWithin(G, Depth - 1, Seen))
+            return true;
+        }
+  return false;
+}
+
+bool mayReturnAllocation(const Function *F) {
+  if (!F || F->isDeclaration() || !F->getReturnType()->isPointerTy() || isAllocator(F))
+    return false;
+  SmallPtrSet<const Function *, 8> Seen;
+  return allocatesWithin(F, 4, Seen);
+}
+
 } // namespace synthase

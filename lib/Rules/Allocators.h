@@ -41,6 +41,12 @@ struct Allocator {
 std::optional<Allocator> allocatorFor(const llvm::Function *F);
 inline bool isAllocator(const llvm::Function *F) { return allocatorFor(F).has_value(); }
 
+/// True when F, a defined function returning a pointer, allocates (itself or through the defined
+/// functions it calls, a few levels down): an allocation wrapper such as Eigen's aligned_malloc
+/// or conditional_aligned_new_auto that was not inlined. What it returns may be the fresh block,
+/// so the call gets a derivative even with no active argument, and returns the block's shadow.
+bool mayReturnAllocation(const llvm::Function *F);
+
 /// Reads the module's `__enzyme_allocation_like*` globals ({allocator, size index, deallocator
 /// argument indices or a name such as "free", deallocator}) and marks the functions they name,
 /// so allocatorFor knows them. Malformed registrations are reported.

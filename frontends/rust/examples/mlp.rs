@@ -1,7 +1,8 @@
 //! A small multilayer perceptron (2 -> 16 tanh -> 1) trained by gradient descent. The weights are
 //! `Vec<f64>` fields of a struct, the loss is a `&self` method that allocates its hidden layer as a
 //! `Vec` per sample; its gradient lands in a shadow `Mlp` of the same shape. Checked: the gradient
-//! against central finite differences at the start, then the loss falls.
+//! against central finite differences at the start, forward mode against the gradient, then the loss
+//! falls.
 mod common;
 use common::*;
 
@@ -19,6 +20,7 @@ synthase::autodiff! {
     impl Mlp {
         /// Mean squared error over the samples `data` = [x0, x1, target, x0, x1, target, ...].
         #[autodiff_reverse(d_loss, Duplicated, Const, Active)]
+        #[autodiff_forward(t_loss, Dual, Const, DualOnly)]
         pub fn loss(&self, data: &[f64]) -> f64 {
             let n = data.len() / 3;
             let mut total = 0.0;
@@ -69,8 +71,17 @@ fn main() {
     c.close("loss value from the gradient call", l0, net.loss(&data), 1e-13);
     let fd = fd_grad(|p| Mlp::from_params(p).loss(&data), &net.params(), 1e-6);
     c.close_all("dloss/dparams vs FD", &grad.params(), &fd, 1e-6);
-    // Forward mode is not checked here: a forward derivative of a loop nest over slices segfaults
-    // in Rust builds (an engine bug, reproduced by the report of this example's commit).
+    // Forward mode along a random direction of the parameters: the directional derivative equals
+    // <gradient, direction>.
+    let dir = Mlp::new(&mut rng);
+    let jvp = net.t_loss(&dir, &data);
+    let dot: f64 = grad.params().iter().zip(dir.params()).map(|(g, d)| g * d).sum();
+    c.close("forward tangent vs <gradient, direction>", jvp, dot, 1e-12);
+    let fdd = fd1(|h| {
+        let p: Vec<f64> = net.params().iter().zip(dir.params()).map(|(w, d)| w + h * d).collect();
+        Mlp::from_params(&p).loss(&data)
+    }, 0.0, 1e-6);
+    c.close("forward tangent vs FD", jvp, fdd, 1e-6);
 
     // Gradient descent.
     let rate = 0.2;

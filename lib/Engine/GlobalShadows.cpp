@@ -1,0 +1,201 @@
+// Shadows of global variables: which globals get one, what it initially holds, and the shadow sets
+// that keep the shadows of distinct `__enzyme_context`s apart (lowering: Passes/GlobalShadowApi.cpp).
+#include "Analysis/UserAnnotations.h"
+#include "Engine/Engine.h"
+#include "Support/Diagnostics.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+static bool holdsFloatData(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), holdsFloatData);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return holdsFloatData(AT->getElementType());
+  return false;
+}
+
+static bool holdsPointers(Type *T) {
+  if (T->isPtrOrPtrVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), holdsPointers);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return holdsPointers(AT->getElementType());
+  return false;
+}
+
+/// Whether the program may change what V points to: a store through it, or its address escaping
+/// where the module cannot follow it. Annotation and llvm.used tables only name the global.
+static bool mayBeWritten(const Value *V) {
+  for (const User *U : V->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    if (auto *SI = dyn_cast<StoreInst>(U)) {
+      (void)SI;
+      return true;
+    }
+    if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
+      if (mayBeWritten(U))
+        return true;
+      continue;
+    }
+    if (auto *CB = dyn_cast<CallBase>(U))
+      if (Function *F = CB->getCalledFunction(); F && F->getName().starts_with("__enzyme_shadow"))
+        continue; // the user's query of this very shadow
+    if (isa<ConstantAggregate>(U)) {
+      for (const User *AU : U->users())
+        if (auto *GV = dyn_cast<GlobalVariable>(AU); !GV || !GV->getName().starts_with("llvm."))
+          if (!isa<ConstantAggregate>(AU) || mayBeWritten(AU))
+            return true;
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+/// A global gets a shadow when it holds float data (as before contexts existed: its pointer fields
+/// start null unless they point into shadowed globals), or when it holds only pointers and
+/// integers, keeps its initial value, and each pointer in it points into a global with a shadow:
+/// then the shadow is the same structure over the pointees' shadows. A pointer stored at run time
+/// (heap memory, another global) would leave the shadow pointing at the wrong place, so such a
+/// global has no shadow and reads through it carry no derivative, as for any inactive pointer.
+bool Engine::shadowable(GlobalVariable *G, SmallPtrSetImpl<GlobalVariable *> &Seen) {
+  if (G->isConstant() || isInactiveGlobal(G))
+    return false;
+  Type *T = G->getValueType();
+  if (holdsFloatData(T))
+    return true;
+  if (!holdsPointers(T) || !G->hasInitializer() || !G->hasLocalLinkage() && !G->hasExactDefinition())
+    return false;
+  if (!Seen.insert(G).second)
+    return true; // a cycle of pointers: fine if the rest is
+  if (mayBeWritten(G))
+    return false;
+  SmallVector<Constant *, 8> Work{G->getInitializer()};
+  while (!Work.empty()) {
+    Constant *C = Work.pop_back_val();
+    if (C->getType()->isPointerTy()) {
+      if (C->isNullValue())
+        return false; // filled in at run time, e.g. a heap block: not followable
+      Value *Base = C->stripInBoundsConstantOffsets();
+      auto *PG = dyn_cast<GlobalVariable>(Base);
+      if (!PG || !shadowable(PG, Seen))
+        return false;
+      continue;
+    }
+    if (isa<ConstantAggregate>(C))
+      for (Use &U : C->operands())
+        Work.push_back(cast<Constant>(U.get()));
+  }
+  return true;
+}
+
+Constant *Engine::shadowInit(Constant *C, unsigned Lane) {
+  Type *T = C->getType();
+  if (T->isPointerTy()) {
+    Constant *S = C->isNullValue() ? nullptr : shadowConstant(C, Lane);
+    return S ? S : Constant::getNullValue(T);
+  }
+  if (T->isIntOrIntVectorTy())
+    return C; // sizes and indices the derivative code reads through the shadow
+  if (!holdsPointers(T) || isa<ConstantAggregateZero>(C) || isa<UndefValue>(C) || !isa<ConstantAggregate>(C))
+    return isa<ConstantDataSequential>(C) && !holdsFloatData(T) ? C : Constant::getNullValue(T);
+  SmallVector<Constant *, 8> Ops;
+  for (Use &U : C->operands())
+    Ops.push_back(shadowInit(cast<Constant>(U.get()), Lane));
+  if (auto *ST = dyn_cast<StructType>(T))
+    return ConstantStruct::get(ST, Ops);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return ConstantArray::get(AT, Ops);
+  return ConstantVector::get(Ops);
+}
+
+/// The shadow the user named with __attribute__((enzyme_shadow(s))) (metadata !enzyme_shadow).
+static GlobalVariable *namedShadow(GlobalVariable *G) {
+  auto *MD = dyn_cast_or_null<MDTuple>(G->getMetadata(MDShadowGlobal));
+  if (!MD || MD->getNumOperands() != 1)
+    return nullptr;
+  auto *CAM = dyn_cast_or_null<ConstantAsMetadata>(MD->getOperand(0));
+  return CAM ? dyn_cast<GlobalVariable>(CAM->getValue()->stripPointerCasts()) : nullptr;
+}
+
+GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
+  auto Key = std::make_tuple(G, Lane, Set);
+  if (auto It = Shadows.find(Key); It != Shadows.end())
+    return It->second;
+  if (G->isConstant() || isInactiveGlobal(G))
+    return nullptr;
+  if (GlobalVariable *US = Set == 0 ? namedShadow(G) : nullptr) {
+    if (Lane != 0) {
+      reportModuleError(M, "global '" + G->getName() + "' names its shadow with enzyme_shadow, which "
+                           "is one shadow: vector mode needs one per lane",
+                        "differentiate one direction at a time, or use a context (__enzyme_context(width))");
+      return Shadows[Key] = nullptr;
+    }
+    UserShadows.insert(US);
+    return Shadows[Key] = US;
+  }
+  SmallPtrSet<GlobalVariable *, 4> Seen;
+  if (!shadowable(G, Seen))
+    return Shadows[Key] = nullptr;
+  Type *T = G->getValueType();
+  auto *SG = new GlobalVariable(M, T, false, GlobalValue::InternalLinkage, Constant::getNullValue(T),
+                                G->getName() + ".synthase.shadow" + Twine(Lane) +
+                                    (Set ? ".ctx" + Twine(Set) : Twine("")));
+  SG->setAlignment(G->getAlign());
+  SG->setThreadLocalMode(G->getThreadLocalMode()); // a per-thread workspace keeps per-thread adjoints
+  Shadows[Key] = SG; // before the initializer: pointer cycles find it
+  if (Set == 0)
+    ShadowGlobals.insert(SG);
+  else
+    UserShadows.insert(SG); // a context's shadows are its owner's
+  if (G->hasInitializer() && holdsPointers(T))
+    SG->setInitializer(shadowInit(G->getInitializer(), Lane));
+  return SG;
+}
+
+void Engine::selectShadowSet(unsigned N) {
+  if (N == Set)
+    return;
+  OtherSets[Set] = {std::move(Tangents), std::move(Gradients)};
+  auto &O = OtherSets[N];
+  Tangents = std::move(O.first);
+  Gradients = std::move(O.second);
+  O = {};
+  Set = N;
+}
+
+SmallVector<GlobalVariable *, 8> Engine::shadowsOfSet(unsigned N) const {
+  SmallVector<GlobalVariable *, 8> R;
+  for (auto &KV : Shadows)
+    if (std::get<2>(KV.first) == N && KV.second && !is_contained(R, KV.second))
+      R.push_back(KV.second);
+  return R;
+}
+
+void Engine::resetShadow(IRBuilder<> &B, GlobalVariable *SG) {
+  const DataLayout &DL = M.getDataLayout();
+  uint64_t Size = DL.getTypeAllocSize(SG->getValueType());
+  if (!SG->hasInitializer() || SG->getInitializer()->isNullValue()) {
+    B.CreateMemSet(SG, B.getInt8(0), Size, SG->getAlign());
+    return;
+  }
+  // Pointer fields point at other shadows and integers are copies: copy the whole initial image.
+  std::string Name = (SG->getName() + ".initial").str();
+  GlobalVariable *Img = M.getGlobalVariable(Name, true);
+  if (!Img) {
+    Img = new GlobalVariable(M, SG->getValueType(), true, GlobalValue::PrivateLinkage, SG->getInitializer(), Name);
+    Img->setAlignment(SG->getAlign());
+  }
+  B.CreateMemCpy(SG, SG->getAlign(), Img, Img->getAlign(), Size);
+}
+
+} // namespace synthase

@@ -1,0 +1,90 @@
+// At -O0 (and for extern templates at any level) the members of std::string, std::locale and the
+// stream classes are out-of-line calls without a body in the module, on objects that hold
+// pointers. No float passes through them, so they carry no derivative; without this list every
+// local std::string in a differentiated function is refused. The entries are Itanium-mangled
+// prefixes of whole classes whose members handle characters, sizes and flags only. Members
+// that parse a floating-point value into memory (istream::_M_extract<double>) are NOT listed:
+// the value they write has no derivative and its shadow would keep a stale one.
+#include "Rules/InactiveLibraryCalls.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+/// 'd', 'f' or 'e' (double, float, long double) for istream::_M_extract<T>(T&) and
+/// operator>>(T&) of those T, else 0.
+static char parsedFloatCode(StringRef N) {
+  for (const char *P : {"_ZNSi10_M_extractI", "_ZNSirsER", "_ZNSt13basic_istreamIwSt11char_traitsIwEE10_M_extractI",
+                        "_ZNSt13basic_istreamIwSt11char_traitsIwEErsER"})
+    if (N.consume_front(P))
+      return !N.empty() && StringRef("dfe").contains(N[0]) ? N[0] : 0;
+  return 0;
+}
+
+Type *floatParsedByLibraryCall(LLVMContext &C, StringRef N) {
+  switch (parsedFloatCode(N)) {
+  case 'd':
+    return Type::getDoubleTy(C);
+  case 'f':
+    return Type::getFloatTy(C);
+  case 'e':
+    return Type::getX86_FP80Ty(C);
+  default:
+    return nullptr;
+  }
+}
+
+static bool isFloatExtraction(StringRef N) { return parsedFloatCode(N) != 0; }
+
+bool isInactiveLibraryCall(StringRef N) {
+  if (isFloatExtraction(N))
+    return false;
+  // std::__throw_length_error and friends: "_ZSt" <length> "__throw_".
+  if (N.consume_front("_ZSt")) {
+    StringRef Rest = N.drop_while(isDigit);
+    if (Rest.size() != N.size() && Rest.starts_with("__throw_"))
+      return true;
+    // operator<< only formats its operands; operator>> into strings and characters parses no
+    // float (into std::complex it does).
+    if (N.starts_with("ls") || (N.starts_with("rs") && !N.contains("7complex")))
+      return true;
+    static const char *const StdFree[] = {
+        "9use_facet", "9has_facet", "4endl", "4ends", "5flush", "16__ostream_insert",
+        "11_Hash_bytes", "15_Fnv_hash_bytes", "18_Rb_tree_increment",
+        "18_Rb_tree_decrement", "29_Rb_tree_insert_and_rebalance", "28_Rb_tree_rebalance_for_erase"};
+    for (const char *P : StdFree)
+      if (N.starts_with(P))
+        return true;
+    return false;
+  }
+  static const char *const Classes[] = {
+      // std::string / std::wstring, both ABIs
+      "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
+      "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
+      "_ZNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE",
+      "_ZNKSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE", "_ZNSs", "_ZNKSs",
+      // locale, ios_base, basic_ios, ctype
+      "_ZNSt6locale", "_ZNKSt6locale", "_ZNSt8ios_base", "_ZNKSt8ios_base", "_ZNSt9basic_ios",
+      "_ZNKSt9basic_ios", "_ZNKSt5ctypeIcE", "_ZNKSt5ctypeIwE",
+      // stream buffers and the stream classes' construction, state and character I/O
+      "_ZNSt15basic_streambuf", "_ZNKSt15basic_streambuf", "_ZNSt13basic_filebuf",
+      "_ZNKSt13basic_filebuf", "_ZNSt7__cxx1115basic_stringbuf", "_ZNKSt7__cxx1115basic_stringbuf",
+      "_ZNSt7__cxx1118basic_stringstream", "_ZNKSt7__cxx1118basic_stringstream",
+      "_ZNSt7__cxx1119basic_istringstream", "_ZNKSt7__cxx1119basic_istringstream",
+      "_ZNSt7__cxx1119basic_ostringstream", "_ZNKSt7__cxx1119basic_ostringstream",
+      "_ZNSt14basic_ifstream", "_ZNKSt14basic_ifstream", "_ZNSt14basic_ofstream",
+      "_ZNKSt14basic_ofstream", "_ZNSt13basic_fstream", "_ZNKSt13basic_fstream",
+      "_ZNSo", "_ZNSi", "_ZNSd", "_ZNSt13basic_ostreamIwSt11char_traitsIwEE",
+      "_ZNSt13basic_istreamIwSt11char_traitsIwEE",
+      // unordered containers' growth policy (sizes only)
+      "_ZNKSt8__detail20_Prime_rehash_policy", "_ZNSt8__detail20_Prime_rehash_policy",
+      // static locals' guards
+      "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__cxa_atexit"};
+  for (const char *P : Classes)
+    if (N.starts_with(P))
+      return true;
+  return false;
+}
+
+} // namespace synthase
