@@ -320,6 +320,10 @@ static void foldNeverWrittenGlobals(Function &F) {
     auto *G = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, true));
     if (!G || !G->hasDefinitiveInitializer() || G->isExternallyInitialized())
       continue;
+    // A writable global's floats are variables one may differentiate with respect to (its shadow
+    // can be queried: __enzyme_shadow); only pointers and integers are folded.
+    if (!G->isConstant() && !LI->getType()->isPtrOrPtrVectorTy() && !LI->getType()->isIntOrIntVectorTy())
+      continue;
     bool Keeps = G->isConstant() || (G->hasLocalLinkage() && onlyLoaded(G));
     if (!Keeps && !onlyLoaded(G))
       continue;
