@@ -47,12 +47,41 @@ const Instruction *launderedFloatBits(const Instruction *BitsToFloat,
     if (isa<BitCastInst>(I) && I->getOperand(0)->getType()->isFPOrFPVectorTy())
       return IsVaried(I->getOperand(0)) ? I : nullptr;
     if (I->isBinaryOp() || I->isCast() || isa<PHINode>(I) || isa<SelectInst>(I) ||
-        isa<ExtractElementInst>(I) || isa<InsertElementInst>(I))
+        isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I))
       for (const Use &U : I->operands())
         if (U->getType()->isIntOrIntVectorTy())
           Work.push_back(U.get());
   }
   return nullptr;
+}
+
+std::optional<SmallVector<int, 16>> intMoveShuffleMask(const ShuffleVectorInst *SV, Type *FloatElt) {
+  unsigned FB = FloatElt->getPrimitiveSizeInBits(), LB = SV->getType()->getScalarSizeInBits();
+  ArrayRef<int> Mask = SV->getShuffleMask();
+  SmallVector<int, 16> Out;
+  if (LB % FB == 0) { // each lane holds R whole floats
+    unsigned R = LB / FB;
+    for (int M : Mask)
+      for (unsigned i = 0; i < R; ++i)
+        Out.push_back(M < 0 ? -1 : M * (int)R + (int)i);
+    return Out;
+  }
+  if (FB % LB || Mask.size() % (FB / LB))
+    return std::nullopt;
+  unsigned R = FB / LB; // each float spans R lanes, which must move together and in order
+  for (unsigned g = 0; g < Mask.size(); g += R) {
+    int Base = -1;
+    for (unsigned i = 0; i < R; ++i) {
+      int M = Mask[g + i];
+      if (M < 0)
+        continue;
+      if ((M - (int)i) % (int)R || (Base >= 0 && Base != M - (int)i))
+        return std::nullopt;
+      Base = M - (int)i;
+    }
+    Out.push_back(Base < 0 ? -1 : Base / (int)R);
+  }
+  return Out;
 }
 
 ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> &Acts,
@@ -135,6 +164,9 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
               Type *S = OT->getScalarType();
               if (S->getPrimitiveSizeInBits() == T->getScalarSizeInBits())
                 MT = T->isVectorTy() ? (Type *)VectorType::get(S, cast<VectorType>(T)->getElementCount()) : S;
+              else if (auto *SV = dyn_cast<ShuffleVectorInst>(&I))
+                if (auto M = intMoveShuffleMask(SV, S))
+                  MT = FixedVectorType::get(S, M->size());
             }
         }
         if (MT) {

@@ -7,6 +7,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include <optional>
 #include <vector>
 
 namespace synthase {
@@ -37,6 +39,13 @@ llvm::SmallPtrSet<const llvm::BasicBlock *, 32> returningBlocks(const llvm::Func
 /// value, a hash) are harmless.
 const llvm::Instruction *launderedFloatBits(const llvm::Instruction *BitsToFloat,
                                             llvm::function_ref<bool(const llvm::Value *)> IsVaried);
+
+/// The mask of a shufflevector on integers that carry moved floats of element type FloatElt,
+/// restated in FloatElt lanes, or nothing when the mask splits a float (SSE2's
+/// `_mm_shuffle_epi32` on doubles moves pairs of i32 lanes: Eigen's GEMM kernel broadcasts a
+/// double that way). Lanes wider than the float move several whole floats at once.
+std::optional<llvm::SmallVector<int, 16>> intMoveShuffleMask(const llvm::ShuffleVectorInst *SV,
+                                                             llvm::Type *FloatElt);
 
 /// Computes activity of F's values given argument activities and whether the return is active.
 ActivityInfo analyzeActivity(Engine &E, llvm::Function &F, const std::vector<ArgKind> &Acts,

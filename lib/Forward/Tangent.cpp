@@ -239,6 +239,10 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     });
   case Instruction::ShuffleVector: {
     auto *SV = cast<ShuffleVectorInst>(I);
+    if (T->isIntOrIntVectorTy() && !Moves.IntMoves.count(SV) &&
+        (Moves.IntMoves.count(SV->getOperand(0)) || Moves.IntMoves.count(SV->getOperand(1))))
+      return fail(I, "a shuffle of integer lanes splits the floats whose bits they hold",
+                  "shuffle the floats as floating-point vectors (e.g. _mm_shuffle_pd instead of _mm_shuffle_epi32)");
     return mapLinear([&](unsigned l) {
       return B.CreateShuffleVector(lane(SV->getOperand(0), l), lane(SV->getOperand(1), l),
                                    SV->getShuffleMask());

@@ -168,7 +168,12 @@ void GradientGen::augInstruction(Instruction *I) {
     refuseAtomic(Sig.Fn, I);
     Failed = true;
   }
-  if (isa<BitCastInst>(I) && carriesDerivative(T) && I->getOperand(0)->getType()->isIntOrIntVectorTy())
+  if (auto *SV = dyn_cast<ShuffleVectorInst>(I); SV && T->isIntOrIntVectorTy() && !Act.IntMoves.count(SV) &&
+      (Act.IntMoves.count(SV->getOperand(0)) || Act.IntMoves.count(SV->getOperand(1))))
+    fail(I, "a shuffle of integer lanes splits the floats whose bits they hold",
+         "shuffle the floats as floating-point vectors (e.g. _mm_shuffle_pd instead of _mm_shuffle_epi32)");
+  if (isa<BitCastInst>(I) && carriesDerivative(T) && I->getOperand(0)->getType()->isIntOrIntVectorTy() &&
+      !Act.IntMoves.count(I->getOperand(0))) // floats moved as integers come back whole
     if (const Instruction *Bits = launderedFloatBits(I, [&](const Value *V) { return Act.Varied.count(V) > 0; }))
       fail(Bits, "bitcast between a float and a non-float type",
            "reinterpreting float bits is not differentiable; compute the value with floating-point operations");

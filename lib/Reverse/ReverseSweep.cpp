@@ -145,8 +145,13 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     auto *InTy = cast<FixedVectorType>(Act.adjointType(SV->getOperand(0)));
     unsigned NIn = InTy->getNumElements();
     Value *DA = Constant::getNullValue(InTy), *DB = Constant::getNullValue(InTy);
-    for (unsigned j = 0; j < SV->getShuffleMask().size(); ++j) {
-      int M = SV->getMaskValue(j);
+    // Integer lanes carrying floats: the mask in the adjoint's float lanes (activity checked that
+    // it exists, else the shuffle would not be a move).
+    SmallVector<int, 16> Mask(SV->getShuffleMask());
+    if (Act.IntMoves.count(SV))
+      Mask = *intMoveShuffleMask(SV, InTy->getElementType());
+    for (unsigned j = 0; j < Mask.size(); ++j) {
+      int M = Mask[j];
       if (M < 0)
         continue;
       Value *Dj = Bd.CreateExtractElement(D, Bd.getInt32(j));
