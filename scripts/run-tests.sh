@@ -18,10 +18,12 @@ grep -q "^FAIL:" "$out" && grep -B2 -A40 "FAIL: " "$out" | head -150
 
 if [ -x "$BUILD/bin/synthase-unittests" ]; then
   echo "== unit tests"
-  "$BUILD/bin/synthase-unittests" --gtest_brief=1 >"$out" 2>&1
+  # The exit status decides: --gtest_brief omits the "N tests failed" summary line.
+  unit_rc=0; "$BUILD/bin/synthase-unittests" --gtest_brief=1 >"$out" 2>&1 || unit_rc=$?
   tail -5 "$out"
   p=$(grep -E "^\[  PASSED  \]" "$out" | awk '{print $4}'); p=${p:-0}
-  f=$(grep -E "^\[  FAILED  \] [0-9]+ test" "$out" | awk '{print $4}'); f=${f:-0}
+  f=$(grep -cE "^\[  FAILED  \] [A-Za-z_]" "$out" || true); f=${f:-0}
+  [ "$unit_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
   passed=$((passed + p)); failed=$((failed + f))
 fi
 

@@ -389,7 +389,7 @@ TEST_F(DiffCallTest, Errors) {
               "marker 'enzyme_width' where the shadow of argument 0 was expected");
   expectError("double %x, double %dx",
               "  %r = call double (...) @__enzyme_fwddiff(ptr @g, ptr @enzyme_const, double %x, ptr @enzyme_primal_return)",
-              "too many arguments");
+              "marker 'enzyme_primal_return' must come before the first argument");
   expectError("double %x, double %dx",
               "  %r = call double (...) @__enzyme_fwddiff(ptr @g, ptr @enzyme_dupv, i64 8, double %x, double %dx)",
               "enzyme_dupv needs a pointer argument (argument 0)");
