@@ -5,6 +5,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Module.h"
@@ -55,23 +56,32 @@ StringRef markerName(const Value *V) {
   return "";
 }
 
+Value *throughSpilledLocal(Value *V) {
+  V = V->stripPointerCasts();
+  auto *LI = dyn_cast<LoadInst>(V);
+  auto *AI = LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()) : nullptr;
+  if (!AI)
+    return V;
+  Value *Stored = nullptr;
+  for (User *U : AI->users())
+    if (auto *SI = dyn_cast<StoreInst>(U)) {
+      if (SI->getPointerOperand() != AI || (Stored && Stored != SI->getValueOperand()))
+        return nullptr;
+      Stored = SI->getValueOperand();
+    } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
+      return nullptr; // the variable escapes: something else may write it
+    }
+  return Stored ? Stored->stripPointerCasts() : nullptr;
+}
+
 Function *differentiatedFunction(Value *V) {
   V = V->stripPointerCasts();
   if (auto *GA = dyn_cast<GlobalAlias>(V))
     V = GA->getAliasee()->stripPointerCasts();
   // At -O0 a function pointer may be spilled to a local first: follow a single store.
-  if (auto *LI = dyn_cast<LoadInst>(V)) {
-    if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())) {
-      Value *Stored = nullptr;
-      for (User *U : AI->users())
-        if (auto *SI = dyn_cast<StoreInst>(U)) {
-          if (Stored)
-            return nullptr;
-          Stored = SI->getValueOperand();
-        }
-      if (Stored)
-        return differentiatedFunction(Stored);
-    }
+  if (isa<LoadInst>(V)) {
+    Value *Stored = throughSpilledLocal(V);
+    return Stored ? differentiatedFunction(Stored) : nullptr;
   }
   // A C++ lambda converted to a function pointer: the conversion operator returns a constant.
   if (auto *CI = dyn_cast<CallInst>(V))

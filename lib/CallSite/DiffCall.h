@@ -62,6 +62,11 @@ llvm::StringRef markerName(const llvm::Value *V);
 /// The function being differentiated, looking through casts; null if it is not a known function.
 llvm::Function *differentiatedFunction(llvm::Value *V);
 
+/// V itself, or, when V loads a local variable (-O0 spills function pointers and contexts to
+/// one) that is assigned a single value and does not escape, that value; null when the variable
+/// may hold several values.
+llvm::Value *throughSpilledLocal(llvm::Value *V);
+
 /// Floating-point scalars in T: struct fields, array and vector elements, recursively.
 unsigned floatLeafCount(llvm::Type *T);
 

@@ -1,4 +1,5 @@
 #include "Passes/GlobalShadowApi.h"
+#include "CallSite/DiffCall.h"
 #include "Engine/Engine.h"
 #include "Support/Diagnostics.h"
 #include "llvm/IR/Constants.h"
@@ -57,20 +58,7 @@ bool lowerContexts(Module &M) {
 }
 
 GlobalVariable *contextOf(Value *V) {
-  V = V->stripPointerCasts();
-  if (auto *LI = dyn_cast<LoadInst>(V))
-    if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())) {
-      Value *Stored = nullptr;
-      for (User *U : AI->users())
-        if (auto *SI = dyn_cast<StoreInst>(U)) {
-          if (SI->getPointerOperand() != AI || (Stored && Stored != SI->getValueOperand()))
-            return nullptr;
-          Stored = SI->getValueOperand();
-        } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
-          return nullptr; // the variable escapes: it may hold another context
-        }
-      V = Stored ? Stored->stripPointerCasts() : nullptr;
-    }
+  V = throughSpilledLocal(V);
   auto *G = dyn_cast_or_null<GlobalVariable>(V);
   return G && G->getMetadata(MDContext) ? G : nullptr;
 }

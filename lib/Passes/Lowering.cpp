@@ -32,18 +32,7 @@ namespace synthase {
 /// The entry point a call reaches: directly, or (at -O0) through a local function-pointer
 /// variable that is only ever assigned the entry point.
 static Function *entryPointOf(CallBase *CB) {
-  Value *Callee = CB->getCalledOperand()->stripPointerCasts();
-  if (auto *LI = dyn_cast<LoadInst>(Callee))
-    if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())) {
-      Value *Stored = nullptr;
-      for (User *U : AI->users())
-        if (auto *SI = dyn_cast<StoreInst>(U)) {
-          if (SI->getPointerOperand() != AI || (Stored && Stored != SI->getValueOperand()))
-            return nullptr;
-          Stored = SI->getValueOperand();
-        }
-      Callee = Stored ? Stored->stripPointerCasts() : nullptr;
-    }
+  Value *Callee = throughSpilledLocal(CB->getCalledOperand());
   auto *F = dyn_cast_or_null<Function>(Callee);
   return F && F->isDeclaration() && entryPointMode(F->getName()) ? F : nullptr;
 }
