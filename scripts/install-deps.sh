@@ -4,7 +4,8 @@
 set -euo pipefail
 PKGS=(libeigen3-dev libboost-dev llvm-22-dev llvm-22-tools clang-22 libclang-22-dev lld-22 libclang-rt-22-dev
       cmake ninja-build make python3 libgtest-dev libbenchmark-dev libadolc-dev
-      zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev)
+      zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
+      libomp-22-dev libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
