@@ -214,15 +214,6 @@ template <typename Gen> void generate(Engine &E, Candidate &C, Gen G) {
   }
 }
 
-void emitAbort(IRBuilder<> &B, Module &M, const Twine &Msg) {
-  std::string Text = ("synthase: " + Msg + "\n").str();
-  FunctionCallee Write = M.getOrInsertFunction("write", B.getInt64Ty(), B.getInt32Ty(), B.getPtrTy(), B.getInt64Ty());
-  FunctionCallee Abort = M.getOrInsertFunction("abort", B.getVoidTy());
-  Value *Str = B.CreateGlobalString(Text, "synthase.indirect.msg");
-  B.CreateCall(Write, {B.getInt32(2), Str, B.getInt64(Text.size())});
-  B.CreateCall(Abort)->setDoesNotReturn();
-  B.CreateUnreachable();
-}
 
 /// Compares Fp with each candidate and lets Branch fill the block of the one it equals; an
 /// unknown target aborts. Returns the blocks in candidate order (null for a skipped one).

@@ -9,6 +9,7 @@
 #include "Passes/Lowering.h"
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
+#include "Passes/FunctionArguments.h"
 #include "Passes/Inlining.h"
 #include "Passes/NestingOrder.h"
 #include "Passes/SplitMode.h"
@@ -517,6 +518,7 @@ bool lowerModule(Module &M, const Options &O) {
   Changed |= defineTapeRelease(M);
   Changed |= expandDeclarativeFrontDoor(M);
   Changed |= inlineEntryPointWrappers(M);
+  Changed |= specializeFunctionArguments(M);
   Changed |= lowerBatchCalls(M); // before AD calls: a batched function may itself call __enzyme_fwddiff
   // Contexts and shadow queries are resolved once for the whole program: with a derivative left
   // for link time, they wait for it too.

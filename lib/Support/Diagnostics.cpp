@@ -113,4 +113,15 @@ void reportWarning(const Function *F, const Instruction *I, const Twine &Msg) {
   emit(F, I, Msg, "", DS_Warning);
 }
 
+void emitAbort(llvm::IRBuilder<> &B, llvm::Module &M, const llvm::Twine &Msg) {
+  std::string Text = ("synthase: " + Msg + "\n").str();
+  llvm::FunctionCallee Write =
+      M.getOrInsertFunction("write", B.getInt64Ty(), B.getInt32Ty(), B.getPtrTy(), B.getInt64Ty());
+  llvm::FunctionCallee Abort = M.getOrInsertFunction("abort", B.getVoidTy());
+  llvm::Value *Str = B.CreateGlobalString(Text, "synthase.abort.msg");
+  B.CreateCall(Write, {B.getInt32(2), Str, B.getInt64(Text.size())});
+  B.CreateCall(Abort)->setDoesNotReturn();
+  B.CreateUnreachable();
+}
+
 } // namespace synthase

@@ -3,6 +3,7 @@
 #pragma once
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Module.h"
 
@@ -14,6 +15,10 @@ void reportError(const llvm::Function *F, const llvm::Instruction *I, const llvm
 /// An error about the module as a whole (no single function or instruction to blame).
 void reportModuleError(llvm::Module &M, const llvm::Twine &Msg, const llvm::Twine &Hint = "");
 void reportWarning(const llvm::Function *F, const llvm::Instruction *I, const llvm::Twine &Msg);
+
+/// Ends the builder's block with a run-time failure: the message on stderr, then abort(). For a
+/// case only the running program can tell apart (an unknown function pointer), never a zero.
+void emitAbort(llvm::IRBuilder<> &B, llvm::Module &M, const llvm::Twine &Msg);
 
 /// "file.c:12:3" for an instruction with debug info, "" otherwise.
 std::string sourceLocation(const llvm::Instruction *I);
