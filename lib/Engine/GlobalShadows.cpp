@@ -21,6 +21,18 @@ static bool holdsFloatData(Type *T) {
   return false;
 }
 
+/// Untyped storage (`static unsigned char pool[1 << 16]`, an arena in a struct): a user allocator
+/// may carve floats out of it, so it needs a shadow like typed float data. A zero-initialized
+/// shadow costs no memory until written.
+static bool holdsByteStorage(Type *T) {
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return (AT->getElementType()->isIntegerTy(8) && AT->getNumElements() >= 8) ||
+           holdsByteStorage(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), holdsByteStorage);
+  return false;
+}
+
 static bool holdsPointers(Type *T) {
   if (T->isPtrOrPtrVectorTy())
     return true;
@@ -71,7 +83,8 @@ bool Engine::shadowable(GlobalVariable *G, SmallPtrSetImpl<GlobalVariable *> &Se
   if (G->isConstant() || isInactiveGlobal(G))
     return false;
   Type *T = G->getValueType();
-  if (holdsFloatData(T))
+  if (holdsFloatData(T) || (holdsByteStorage(T) && !G->hasInitializer()) ||
+      (holdsByteStorage(T) && G->getInitializer()->isNullValue()))
     return true;
   if (!holdsPointers(T) || !G->hasInitializer() || !G->hasLocalLinkage() && !G->hasExactDefinition())
     return false;
