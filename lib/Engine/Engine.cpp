@@ -105,6 +105,10 @@ bool isKnownInactiveCallee(StringRef N) {
       .Cases({"time", "clock", "clock_gettime", "gettimeofday", "rand", "srand", "random"}, true)
       .Cases({"exit", "abort", "__assert_fail", "__cxa_pure_virtual", "strlen", "strcmp"}, true)
       .Cases({"memcmp", "getenv", "atoi", "atof", "strtod", "strtol", "fopen", "fclose"}, true)
+      // Random seeds and file handles (Rust's HashMap seeds its RandomState through these): they
+      // write random bytes, descriptors and kernel state, never a value with a derivative.
+      .Cases({"getrandom", "getentropy", "open", "open64", "openat", "openat64", "close"}, true)
+      .Cases({"sched_yield", "getpid", "gettid", "sysconf", "isatty", "pthread_self"}, true)
       .Default(isInactiveLibraryCall(N));
 }
 

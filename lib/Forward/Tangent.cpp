@@ -477,13 +477,22 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
         B.CreateStore(Constant::getNullValue(FT), lane(I->getArgOperand(1), l));
     return;
   }
+  if (std::optional<LibraryRead> R = Callee ? libraryReadOf(Callee->getName()) : std::nullopt) {
+    Value *Buf = I->getArgOperand(R->Buffer);
+    if (active(Buf) && !floatFree(Buf)) {
+      Value *N = bytesRead(B, *R, C, [&](unsigned K) { return C->getArgOperand(K); });
+      for (unsigned l = 0; l < W; ++l)
+        B.CreateMemSet(lane(Buf, l), B.getInt8(0), N, MaybeAlign());
+    }
+    return;
+  }
   bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()) && !floatFree(U.get()); });
   if (Callee && (!Callee->isDeclaration() || hasCustomForward(Callee)))
     return visitDefinedCall(I, C, Callee, B);
   if (!AnyActiveArg)
     return; // an inactive call runs as it is
   StringRef Name = Callee ? Callee->getName() : "";
-  if (Callee && isKnownInactiveCallee(Name))
+  if ((Callee && isKnownInactiveCallee(Name)) || isInactiveSyscall(*I))
     return;
   bool WritesActiveMemory = !I->onlyReadsMemory() && any_of(I->args(), [&](Use &U) {
                               return U->getType()->isPointerTy() && active(U.get()) && !floatFree(U.get());

@@ -98,7 +98,15 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
       Bd.CreateStore(Constant::getNullValue(FT), revShadow(CB->getArgOperand(1), B));
     return;
   }
-  if (G && isKnownInactiveCallee(G->getName()))
+  if (std::optional<LibraryRead> R = G ? libraryReadOf(G->getName()) : std::nullopt) {
+    Value *Buf = CB->getArgOperand(R->Buffer);
+    if (shadowed(Buf)) { // what the bytes overwrote has no adjoint past this point
+      Value *N = bytesRead(Bd, *R, revPrimal(CB, B), [&](unsigned K) { return revPrimal(CB->getArgOperand(K), B); });
+      Bd.CreateMemSet(revShadow(Buf, B), Bd.getInt8(0), N, MaybeAlign());
+    }
+    return;
+  }
+  if ((G && isKnownInactiveCallee(G->getName())) || isInactiveSyscall(*CB))
     return;
   if (active(CB) || WritesShadowed || (ActiveIn && !CB->getType()->isVoidTy() && carriesDerivative(CB->getType()))) {
     if (Lane == 0)

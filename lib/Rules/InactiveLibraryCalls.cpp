@@ -7,6 +7,8 @@
 // the value they write has no derivative and its shadow would keep a stale one.
 #include "Rules/InactiveLibraryCalls.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
 
 using namespace llvm;
 
@@ -85,6 +87,42 @@ bool isInactiveLibraryCall(StringRef N) {
     if (N.starts_with(P))
       return true;
   return false;
+}
+
+bool isInactiveSyscall(const CallBase &CB) {
+  const Function *F = CB.getCalledFunction();
+  if (!F || F->getName() != "syscall" || CB.arg_size() == 0)
+    return false;
+  auto *N = dyn_cast<ConstantInt>(CB.getArgOperand(0));
+  if (!N)
+    return false;
+  // x86-64 numbers: sched_yield 24, getpid 39, gettid 186, futex 202, getrandom 318.
+  switch (N->getSExtValue()) {
+  case 24:
+  case 39:
+  case 186:
+  case 202:
+  case 318:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<LibraryRead> libraryReadOf(StringRef Name) {
+  if (Name == "read" || Name == "pread" || Name == "pread64" || Name == "recv" || Name == "__read_chk")
+    return LibraryRead{1, -1};
+  if (Name == "fread" || Name == "fread_unlocked")
+    return LibraryRead{0, 1};
+  return std::nullopt;
+}
+
+Value *bytesRead(IRBuilder<> &B, const LibraryRead &R, Value *Result, function_ref<Value *(unsigned)> Arg) {
+  Value *N = B.CreateSExtOrTrunc(Result, B.getInt64Ty());
+  N = B.CreateBinaryIntrinsic(Intrinsic::smax, N, B.getInt64(0)); // -1: nothing was written
+  if (R.ItemSize >= 0)
+    N = B.CreateMul(N, B.CreateZExtOrTrunc(Arg(R.ItemSize), B.getInt64Ty()));
+  return N;
 }
 
 } // namespace synthase
