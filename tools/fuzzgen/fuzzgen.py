@@ -26,6 +26,9 @@ random points checks
   * vector reverse mode (enzyme_width 2: two output weightings, explicit seeds, each active
     scalar's two adjoints in a row) lane by lane against scalar reverse mode,
   * that forward and reverse mode leave the same primal outputs in memory as the primal.
+With --nested, also second order (functions without the arena): forward over reverse (the tangent
+of the reverse-mode gradient J^T w along v) and reverse over forward (the gradient of <w, J v>),
+against each other and against central differences of the gradient.
 FD is evaluated with two step sizes; when they disagree (a branch, a kink, an ill-conditioned
 point) the point is skipped. The tolerance is derived from that disagreement and the values' scale.
 
@@ -34,6 +37,7 @@ Usage:
   fuzzgen.py --seed S --index K --out FILE                 one function (a reproducer)
   --mem RATE               fraction of functions with memory features (0: the streams from before)
   --mem-features a,b,...   which of them (aligned, arena, workspace, structcopy, intmove; all, none)
+  --nested                 add the second-order checks (same functions: nesting draws no random numbers)
 The program prints "FZ tried=T mismatches=M skipped=S" and exits 1 on any mismatch; with a
 numeric argument it runs only that function (by index in the file). Compiled with -DFZ_PRIMAL_ONLY
 (plain clang, no plugin) it only runs the primals at the same points: scripts/fuzz.sh builds that
