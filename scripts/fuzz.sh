@@ -25,7 +25,8 @@
 # FUZZ_MEM (fraction of functions with memory features: aligned allocators, a registered arena,
 # enzyme_dup workspaces, struct copies, doubles moved through uint64_t; default fuzzgen's) and
 # FUZZ_MEM_FEATURES (a comma-separated subset, "all" or "none") are passed to fuzzgen --mem and
-# --mem-features.
+# --mem-features. FUZZ_NESTED=1 (fuzzgen --nested) also checks second order: forward over reverse
+# and reverse over forward of every function, against finite differences of its gradient.
 set -uo pipefail
 BUILD=${1:-build}
 N=${2:-200}
@@ -45,6 +46,7 @@ GEN="$here/tools/fuzzgen/fuzzgen.py"
 GENOPTS=()
 [ -n "${FUZZ_MEM:-}" ] && GENOPTS+=(--mem "$FUZZ_MEM")
 [ -n "${FUZZ_MEM_FEATURES:-}" ] && GENOPTS+=(--mem-features "$FUZZ_MEM_FEATURES")
+[ "${FUZZ_NESTED:-0}" = 1 ] && GENOPTS+=(--nested)
 work=$(mktemp -d "${TMPDIR:-/tmp}/synthase-fuzz.XXXXXX")
 [ "${FUZZ_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 

@@ -21,6 +21,9 @@ void MemoryLayout::merge(const MemoryLayout &O) {
     Fields.emplace(Off, T);
   Complete &= O.Complete;
   Pointers |= O.Pointers;
+  PointerAtUnknownOffset |= O.PointerAtUnknownOffset;
+  SeenInCallee |= O.SeenInCallee;
+  CopiedInto |= O.CopiedInto;
   Floats.insert(O.Floats.begin(), O.Floats.end());
   Typed.insert(Typed.end(), O.Typed.begin(), O.Typed.end());
   for (auto &[Off, Size] : O.Ints)
@@ -117,6 +120,7 @@ static void note(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<i
   if (IsFloat)
     L.Floats.insert(T);
   L.Pointers |= IsPtr;
+  L.PointerAtUnknownOffset |= IsPtr && !Off;
   if (Off)
     L.Fields.emplace(*Off, T);
 }
@@ -287,14 +291,35 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
         if (SI->getPointerOperand() == U.get())
           note(DL, L, SI->getValueOperand()->getType(), Off);
       } else if (auto *CB = dyn_cast<CallBase>(I)) {
-        if (!isa<MemIntrinsic>(I) && !isa<IntrinsicInst>(I) && !isAllocator(CB->getCalledFunction()))
+        const Function *Callee = CB->getCalledFunction();
+        if (!isa<MemIntrinsic>(I) && !isa<IntrinsicInst>(I) && !isAllocator(Callee)) {
           L.Complete = false; // a callee may access it in ways not seen here
+          L.SeenInCallee |= !Callee || !Callee->isDeclaration();
+        }
+        if (auto *MT = dyn_cast<MemTransferInst>(I); MT && MT->getRawDest() == U.get()) {
+          auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(MT->getSource(), 12));
+          L.CopiedInto |= !G || !G->isConstant() || holdsFloatsOrPointers(G->getValueType());
+        }
       }
     }
   }
   if (auto *A = dyn_cast<Argument>(Base); A && A->getType()->isPointerTy())
     addCallerViews(DL, L, A, Start, Depth, W);
   return L;
+}
+
+bool bytesHoldNoData(const DataLayout &DL, const Value *Ptr) {
+  APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  if (!isa<AllocaInst>(Base) || getUnderlyingObject(Ptr, 12) != Base)
+    return false;
+  MemoryLayout L = accessLayout(DL, Ptr);
+  if (!L.Floats.empty() || L.PointerAtUnknownOffset || L.SeenInCallee || L.CopiedInto)
+    return false;
+  for (auto &[At, T] : L.Fields)
+    if (T->isPointerTy() && At + (int64_t)DL.getTypeStoreSize(T) > 0)
+      return false;
+  return true;
 }
 
 } // namespace synthase

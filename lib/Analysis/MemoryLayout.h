@@ -21,6 +21,10 @@ struct MemoryLayout {
   bool Complete = true;  ///< every access through the object was at a constant offset
   bool Pointers = false; ///< some access reads or writes a pointer
   llvm::SmallPtrSet<llvm::Type *, 2> Floats; ///< float scalar types accessed, at any offset
+  /// What Complete=false leaves open, for bytesHoldNoData: a pointer accessed at an unknown
+  /// offset, the object passed to a function with a body (its accesses are not walked), bytes
+  /// copied in from memory other than a constant of integers.
+  bool PointerAtUnknownOffset = false, SeenInCallee = false, CopiedInto = false;
 
   /// Byte ranges [Off, Off+Size) described by a type the IR states (a struct-typed GEP's source
   /// type, an alloca's or a global's type): their fields are known even where no access is seen.
@@ -51,6 +55,14 @@ struct MemoryLayout {
 
 /// The layout of the memory at Ptr as the function accesses it through Ptr's underlying object.
 MemoryLayout accessLayout(const llvm::DataLayout &DL, const llvm::Value *Ptr);
+
+/// Whether the bytes from Ptr to the end of its object hold neither floats nor pointers as far
+/// as the function shows: Ptr is at a constant offset in a local variable that is never accessed
+/// as a float, whose pointer fields (accessed or stated by its type) all lie before Ptr, that no
+/// function with a body sees and that takes bytes only from constants of integers. A copy of
+/// run-time length out of it (a std::string's characters moved into a hash-table node that also
+/// holds a double) moves no derivative and no pointer.
+bool bytesHoldNoData(const llvm::DataLayout &DL, const llvm::Value *Ptr);
 
 } // namespace synthase
 

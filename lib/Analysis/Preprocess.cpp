@@ -1,4 +1,5 @@
 #include "Analysis/Preprocess.h"
+#include "Analysis/IterationCounts.h"
 #include "Analysis/UserAnnotations.h"
 #include "Analysis/TargetArithmetic.h"
 #include "Analysis/TypedCopies.h"
@@ -369,6 +370,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->addFnAttr(PrimalOfAttr, F.getName());
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
+  raiseIterationCounts(*C); // after inlining: callees brought in are at this order too
   lowerTargetArithmetic(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);

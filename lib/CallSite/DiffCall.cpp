@@ -376,6 +376,10 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
     Type *PT = A.getType();
     ArgSpec AS;
     StringRef M = Op < NOps ? markerName(CB->getArgOperand(Op)) : "";
+    // Enzyme's enzyme_nocache lets it skip caching the argument's memory for the reverse sweep;
+    // Synthase decides what to tape on its own (taping more is always right), so it is dropped.
+    while (M == "enzyme_nocache" && ++Op < NOps)
+      M = markerName(CB->getArgOperand(Op));
     bool Vectorized = false;
     std::optional<ArgKind> Kind;
     if (!M.empty()) {

@@ -1,5 +1,6 @@
 // Lowering of AD call sites: each `__enzyme_autodiff*` / `__enzyme_fwddiff*` call becomes a call
 // of the generated derivative, its result repacked into whatever type the user declared.
+#include "Analysis/IterationCounts.h"
 #include "CallSite/DiffCall.h"
 #include "Analysis/UserAnnotations.h"
 #include "Engine/Engine.h"
@@ -542,6 +543,8 @@ bool lowerModule(Module &M, const Options &O) {
   removeUnusedEntryPoints(M);
   if (O.When != Stage::Compile)
     reportUnloweredEntryPoints(M);
+  if (ShadowApi)
+    Changed |= lowerIterationCounts(M);
   reportUnsupportedEnzymeApi(M, O);
   E.customs().finish(M, O.When);
   if (Changed) {

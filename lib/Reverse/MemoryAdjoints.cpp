@@ -143,6 +143,8 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
   MemoryLayout L = copyLayout(MT);
   if (!L.Pointers)
     return; // floats only: their adjoints are all zero in this sweep
+  if (!isa<ConstantInt>(MT->getLength()) && bytesHoldNoData(DL, MT->getSource()))
+    return; // characters or counters: no shadow pointer to carry along
   Value *DS = needShadow(MT->getDest(), MT), *SS = needShadow(MT->getSource(), MT);
   auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
   if (CLen && L.knownWithin(CLen->getZExtValue())) {
@@ -197,6 +199,11 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
     auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+    if (shadowed(MT->getSource()) && !CLen && bytesHoldNoData(DL, MT->getSource())) {
+      // Bytes without derivative data (see augMemTransfer): what the destination held is gone.
+      Bd.CreateMemSet(DS, Bd.getInt8(0), Len, MI->getDestAlign());
+      return;
+    }
     if (shadowed(MT->getSource()) && CLen && L.knownWithin(CLen->getZExtValue()) && (L.Pointers || L.Floats.size() > 1)) {
       // A struct with pointers or mixed float widths: each float field at its own width.
       Value *SS = revShadow(MT->getSource(), B);

@@ -1,5 +1,6 @@
 // Reverse mode, adjoint sweep: adjoint slots and the adjoint code of each instruction.
 #include "Reverse/GradientGen.h"
+#include "Reverse/GradientLogger.h"
 
 namespace synthase {
 namespace gradient {
@@ -84,6 +85,8 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   if (Lane == 0)
     LanePartials.clear();
   Value *D = takeAdjoint(Bd, I);
+  if (width() == 1)
+    emitGradientLog(Bd, I, D);
   auto primal = [&](Value *V) { return revPrimal(V, B); };
   if (const LocalRule *R = findLocalRule(I)) {
     for (unsigned Pos : differentiableOperands(R, I)) {

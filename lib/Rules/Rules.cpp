@@ -100,8 +100,9 @@ static const LocalRule Table[] = {
     {"fmul", 2, [](Ctx &c, unsigned i) { return c.x(1 - i); }},
     {"fdiv", 2,
      [](Ctx &c, unsigned i) {
-       // d(a/b)/da = 1/b,  d(a/b)/db = -a/b².
-       return i == 0 ? c.recip(c.x(1)) : c.neg(c.div(c.x(0), c.sq(c.x(1))));
+       // d(a/b)/da = 1/b,  d(a/b)/db = -(a/b)/b: b² would overflow (or underflow) long before
+       // the quotient does (b = 1e160 gives -0 instead of -1/b).
+       return i == 0 ? c.recip(c.x(1)) : c.neg(c.div(c.div(c.x(0), c.x(1)), c.x(1)));
      },
      Always},
     {"frem", 2,

@@ -26,6 +26,9 @@ random points checks
   * vector reverse mode (enzyme_width 2: two output weightings, explicit seeds, each active
     scalar's two adjoints in a row) lane by lane against scalar reverse mode,
   * that forward and reverse mode leave the same primal outputs in memory as the primal.
+With --nested, also second order (functions without the arena): forward over reverse (the tangent
+of the reverse-mode gradient J^T w along v) and reverse over forward (the gradient of <w, J v>),
+against each other and against central differences of the gradient.
 FD is evaluated with two step sizes; when they disagree (a branch, a kink, an ill-conditioned
 point) the point is skipped. The tolerance is derived from that disagreement and the values' scale.
 
@@ -34,6 +37,7 @@ Usage:
   fuzzgen.py --seed S --index K --out FILE                 one function (a reproducer)
   --mem RATE               fraction of functions with memory features (0: the streams from before)
   --mem-features a,b,...   which of them (aligned, arena, workspace, structcopy, intmove; all, none)
+  --nested                 add the second-order checks (same functions: nesting draws no random numbers)
 The program prints "FZ tried=T mismatches=M skipped=S" and exits 1 on any mismatch; with a
 numeric argument it runs only that function (by index in the file). Compiled with -DFZ_PRIMAL_ONLY
 (plain clang, no plugin) it only runs the primals at the same points: scripts/fuzz.sh builds that
@@ -101,6 +105,10 @@ typedef struct {
   void (*rev)(const double *X, const double *W, double *Yp, double *G);
   void (*vec)(const double *X, const double *V1, const double *V2, double *JV1, double *JV2);
   void (*vrev)(const double *X, const double *W1, const double *W2, double *Yp, double *G1, double *G2);
+  /* --nested only (null otherwise): H = sum_j W[j] * Hessian(Y[j]) * V, forward over reverse
+     (the tangent of the gradient J^T W along V) and reverse over forward (the gradient of <W, J V>) */
+  void (*fwd_rev)(const double *X, const double *V, const double *W, double *H);
+  void (*rev_fwd)(const double *X, const double *V, const double *W, double *H);
 } fz_fn;
 
 static unsigned long long fz_state = 1;
@@ -145,6 +153,49 @@ static int fz_check(const fz_fn *F, unsigned long long seed, int *skipped) {
   return 0;
 }
 #else
+/* Second order (--nested): forward over reverse and reverse over forward against central
+   differences of the reverse-mode gradient G = J^T W along V (G itself was checked against FD of
+   the primal), and against each other. Returns 1 on a mismatch. */
+static int fz_check_nested(const fz_fn *F, int trial, const double *X, const double *V, const double *W,
+                           const double *G) {
+  enum { MAXV = 64 };
+  double H1[MAXV], H2[MAXV], T[MAXV], Gp[MAXV], Gm[MAXV], Yr[MAXV], fd[2][MAXV];
+  int bad = 0, kink = 0;
+  double xs = 1;
+  for (int i = 0; i < F->nin; ++i)
+    if (fabs(X[i]) > xs) xs = fabs(X[i]);
+  double hs[2] = {2e-5 * xs, 1e-5 * xs};
+  for (int s = 0; s < 2; ++s) {
+    for (int i = 0; i < F->nin; ++i) T[i] = X[i] + hs[s] * V[i];
+    F->rev(T, W, Yr, Gp);
+    for (int i = 0; i < F->nin; ++i) T[i] = X[i] - hs[s] * V[i];
+    F->rev(T, W, Yr, Gm);
+    for (int i = 0; i < F->nin; ++i)
+      fd[s][i] = (Gp[i] - Gm[i]) / (2 * hs[s]);
+  }
+  for (int i = 0; i < F->nin; ++i)
+    if (fz_bad(fd[0][i]) || fz_bad(fd[1][i]) || fz_rel(fd[0][i], fd[1][i]) > 1e-4) kink = 1;
+  for (int i = 0; i < F->nin; ++i) H1[i] = H2[i] = 0;
+  F->fwd_rev(X, V, W, H1);
+  F->rev_fwd(X, V, W, H2);
+  for (int i = 0; i < F->nin; ++i) {
+    double sc = fabs(H1[i]) + fabs(H2[i]) + fabs(G[i]);
+    if (fabs(H1[i] - H2[i]) > 1e-9 * (sc > 1 ? sc : 1)) {
+      fprintf(stderr, "FZMISMATCH %s trial %d: forward over reverse H[%d] = %.17g, reverse over forward %.17g\n", F->name, trial, i, H1[i], H2[i]);
+      bad = 1;
+    }
+    if (kink) continue;
+    double tol = 1e-5 + 20 * fz_rel(fd[0][i], fd[1][i]);
+    if (fz_rel(H1[i], fd[1][i]) > tol) {
+      fprintf(stderr, "FZMISMATCH %s trial %d: forward over reverse H[%d] = %.17g, FD of the gradient %.17g (at 2h %.17g)\n", F->name, trial, i, H1[i], fd[1][i], fd[0][i]);
+      bad = 1;
+    }
+  }
+  if (fz_verbose)
+    fprintf(stderr, "%s trial %d: nested %s\n", F->name, trial, kink ? "kink (FD skipped)" : "ok");
+  return bad;
+}
+
 /* Returns 0 ok, 1 mismatch; *skipped counts points skipped. */
 static int fz_check(const fz_fn *F, unsigned long long seed, int *skipped) {
   enum { MAXV = 64 };
@@ -265,6 +316,8 @@ static int fz_check(const fz_fn *F, unsigned long long seed, int *skipped) {
         bad = 1;
       }
     }
+    if (F->fwd_rev && fz_check_nested(F, trial, X, V, W, G))
+      bad = 1;
     if (fz_extra_bad) {
       fz_extra_bad = 0;
       bad = 1;
@@ -602,6 +655,31 @@ class FuncGen:
         return "".join(self.helpers) + fn
 
 
+NESTED_WRAPPERS = '''
+#ifndef FZ_PRIMAL_ONLY
+/* --nested: the first-order wrappers differentiated once more */
+static void {name}_grad(const double *X, const double *W, double *G) {{
+  double Yp[{nout}];
+  {name}_rev(X, W, Yp, G);
+}}
+static void {name}_fwd_rev(const double *X, const double *V, const double *W, double *H) {{
+  double G[{nin}];
+  __enzyme_fwddiff((void *){name}_grad, enzyme_dup, X, V, enzyme_const, W, enzyme_dup, G, H);
+}}
+static double {name}_wjv(const double *X, const double *V, const double *W) {{
+  double Yp[{nout}], JV[{nout}], s = 0;
+  {name}_fwd(X, V, Yp, JV);
+  for (int j = 0; j < {nout}; ++j)
+    s += W[j] * JV[j];
+  return s;
+}}
+static void {name}_rev_fwd(const double *X, const double *V, const double *W, double *H) {{
+  __enzyme_autodiff((void *){name}_wjv, enzyme_dup, X, H, enzyme_const, V, enzyme_const, W);
+}}
+#endif
+'''
+
+
 def wrappers(r, name, N, K, ws=False, arena=False):
     nin, nout = 3 + 2 * N + 4, 1 + 2 * N + 4
     # Markers: explicit or by default (float → tangent / active, pointer → shadow, int → const).
@@ -681,7 +759,7 @@ static void {name}_vrev(const double *X, const double *W1, const double *W2, dou
 ''', nin, nout
 
 
-def gen_function(seed, index, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuzzmem.DEFAULT_FEATURES):
+def gen_function(seed, index, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuzzmem.DEFAULT_FEATURES, nested=False):
     """Text of function #index of the stream `seed`, its wrappers, its table entry, and whether
     it uses the arena."""
     r = random.Random(seed * 1000003 + index)
@@ -694,13 +772,20 @@ def gen_function(seed, index, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuzzme
     fg = FuncGen(r, name, m, mem)
     body = fg.generate()
     w, nin, nout = wrappers(r, name, N, K, fg.ws, fg.uses_arena)
-    entry = '  {"%s (seed %d index %d)", %d, %d, %d, %s_primal, FZ_AD(%s_fwd), FZ_AD(%s_rev), FZ_AD(%s_vec), FZ_AD(%s_vrev)},\n' % (
-        name, seed, index, index, nin, nout, name, name, name, name, name)
+    # Nesting draws nothing from r: the streams stay those of the first-order runs. Not for arena
+    # users: the harness counts live arena blocks inside the wrappers, where the outer derivative's
+    # own shadow blocks are still live.
+    nested = nested and not fg.uses_arena
+    nest = ", FZ_AD(%s_fwd_rev), FZ_AD(%s_rev_fwd)" % (name, name) if nested else ""
+    if nested:
+        w += NESTED_WRAPPERS.format(name=name, nin=nin, nout=nout)
+    entry = '  {"%s (seed %d index %d)", %d, %d, %d, %s_primal, FZ_AD(%s_fwd), FZ_AD(%s_rev), FZ_AD(%s_vec), FZ_AD(%s_vrev)%s},\n' % (
+        name, seed, index, index, nin, nout, name, name, name, name, name, nest)
     return body + w, entry, fg.uses_arena
 
 
-def gen_file(seed, first, count, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuzzmem.DEFAULT_FEATURES):
-    opts = ""
+def gen_file(seed, first, count, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuzzmem.DEFAULT_FEATURES, nested=False):
+    opts = " --nested" if nested else ""
     if mem_rate != fuzzmem.DEFAULT_RATE:
         opts += " --mem %g" % mem_rate
     if list(mem_features) != fuzzmem.DEFAULT_FEATURES:
@@ -710,7 +795,7 @@ def gen_file(seed, first, count, mem_rate=fuzzmem.DEFAULT_RATE, mem_features=fuz
     table = []
     arena = False
     for k in range(first, first + count):
-        text, entry, uses_arena = gen_function(seed, k, mem_rate, mem_features)
+        text, entry, uses_arena = gen_function(seed, k, mem_rate, mem_features, nested)
         if uses_arena and not arena:
             arena = True
             parts.append(fuzzmem.ARENA)
@@ -734,6 +819,8 @@ def main():
                     help="fraction of functions with memory features (0: the streams from before them)")
     ap.add_argument("--mem-features", default=",".join(fuzzmem.DEFAULT_FEATURES),
                     help="comma-separated subset of %s, or 'all' or 'none'" % ",".join(fuzzmem.FEATURES))
+    ap.add_argument("--nested", action="store_true",
+                    help="also check second order: forward over reverse and reverse over forward of each function")
     a = ap.parse_args()
     if a.index is not None:
         a.first, a.count = a.index, 1
@@ -742,7 +829,7 @@ def main():
     for f in feats:
         if f not in fuzzmem.FEATURES:
             ap.error("unknown memory feature %r (known: %s)" % (f, ", ".join(fuzzmem.FEATURES)))
-    text = gen_file(a.seed, a.first, a.count, a.mem, feats)
+    text = gen_file(a.seed, a.first, a.count, a.mem, feats, a.nested)
     if a.out == "-":
         sys.stdout.write(text)
     else:
