@@ -140,3 +140,11 @@ out_structs! {
     __O10(A, B, C, D, E, F, G, H, I, J); __O11(A, B, C, D, E, F, G, H, I, J, K);
     __O12(A, B, C, D, E, F, G, H, I, J, K, L);
 }
+
+/// A registration static of `#[custom_reverse]` / `#[custom_forward]` / `#[inactive]`: the
+/// function addresses the plugin reads (the same shape as Enzyme's `void *__enzyme_…[N]`).
+#[doc(hidden)]
+#[repr(transparent)]
+pub struct __Registration<const N: usize>(pub [*const (); N]);
+// Only addresses of functions, never dereferenced by Rust code.
+unsafe impl<const N: usize> Sync for __Registration<N> {}
