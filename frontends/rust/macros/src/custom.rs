@@ -126,7 +126,7 @@ pub fn registration(sig: &FnSig, c: &Custom) -> Result<String, Error> {
     let reverse = matches!(c, Custom::Reverse { .. });
     let mut shims = Vec::new();
     for (i, p) in ps.iter().enumerate() {
-        shims.push(shim_param(p, i, reverse, c.span())?);
+        shims.push(shim_param(p, i, reverse, p.span)?);
     }
     let c_params: Vec<&str> = shims.iter().map(|s| s.c_params.as_str()).collect();
     let prep: String = shims.iter().map(|s| s.prep.as_str()).collect();
