@@ -18,16 +18,16 @@ fn logsumexp(v: &[f64]) -> f64 {
 
 /// out = Q xc, Q = diag(exp(logdiag)) + strict lower triangle L stored by columns.
 fn q_times(d: usize, icf: &[f64], xc: &[f64], out: &mut [f64]) {
-    let l = &icf[d..];
-    for i in 0..d {
-        out[i] = icf[i].exp() * xc[i];
+    let (logdiag, mut l) = icf.split_at(d);
+    for ((o, q), x) in out.iter_mut().zip(logdiag).zip(xc) {
+        *o = q.exp() * x;
     }
-    let mut idx = 0;
     for c in 0..d {
-        for r in c + 1..d {
-            out[r] += l[idx] * xc[c];
-            idx += 1;
+        let (col, rest) = l.split_at(d - c - 1);
+        for (o, lv) in out[c + 1..].iter_mut().zip(col) {
+            *o += lv * xc[c];
         }
+        l = rest;
     }
 }
 
@@ -80,17 +80,15 @@ synthase::autodiff! {
             }
         }
         let mut slse = 0.0;
-        for i in 0..n {
-            for c in 0..k {
-                for j in 0..d {
-                    xc[j] = x[i * d + j] - means[c * d + j];
+        for xi in x.chunks_exact(d).take(n) {
+            let comps = main_term.iter_mut().zip(alphas).zip(&sum_qs).zip(means.chunks_exact(d)).zip(icf.chunks_exact(tri));
+            for ((((mt, a), sq_c), mean), icf_c) in comps {
+                for ((e, xv), m) in xc.iter_mut().zip(xi).zip(mean) {
+                    *e = xv - m;
                 }
-                q_times(d, &icf[c * tri..(c + 1) * tri], &xc, &mut qxc);
-                let mut sq = 0.0;
-                for j in 0..d {
-                    sq += qxc[j] * qxc[j];
-                }
-                main_term[c] = alphas[c] + sum_qs[c] - 0.5 * sq;
+                q_times(d, icf_c, &xc, &mut qxc);
+                let sq: f64 = qxc.iter().map(|v| v * v).sum();
+                *mt = a + sq_c - 0.5 * sq;
             }
             slse += logsumexp(&main_term);
         }
