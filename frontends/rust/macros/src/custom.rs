@@ -124,6 +124,10 @@ pub fn registration(sig: &FnSig, c: &Custom) -> Result<String, Error> {
         return err(c.span(), format!("synthase::autodiff!: a function with a custom derivative returns a float, an integer or nothing; `{fname}` returns `{ret}`"));
     }
     let reverse = matches!(c, Custom::Reverse { .. });
+    if has_ret && !ret_float {
+        let attr = if reverse { "custom_reverse" } else { "custom_forward" };
+        return err(c.span(), format!("synthase::autodiff!: `#[{attr}]` on `{fname}`, which returns the integer type `{ret}`: return it through a `&mut` parameter instead"));
+    }
     let mut shims = Vec::new();
     for (i, p) in ps.iter().enumerate() {
         shims.push(shim_param(p, i, reverse, p.span)?);
@@ -141,12 +145,8 @@ pub fn registration(sig: &FnSig, c: &Custom) -> Result<String, Error> {
     match c {
         Custom::Forward { fwd, .. } => {
             let s = format!("__synthase_fwd_{fname}");
-            items += &format!("{attrs} extern \"C-unwind\" fn {s}({}){} {{ {prep} {fwd}({}) }}\n",
-                c_params.join(", "), if ret_float { rt.clone() } else { String::new() }, call.join(", "));
-            if has_ret && !ret_float {
-                // An integer result has no tangent: the forward derivative returns nothing.
-                items = items.replace(&format!("{fwd}({})", call.join(", ")), &format!("{{ let _: () = {fwd}({}); }}", call.join(", ")));
-            }
+            items += &format!("{attrs} extern \"C-unwind\" fn {s}({}){rt} {{ {prep} {fwd}({}) }}\n",
+                c_params.join(", "), call.join(", "));
             items += &reg(&format!("__enzyme_register_derivative_{fname}"), &[fname.clone(), s]);
         }
         Custom::Reverse { aug, rev, .. } => {
@@ -155,9 +155,6 @@ pub fn registration(sig: &FnSig, c: &Custom) -> Result<String, Error> {
             // tape as a boxed pointer, which the reverse shim unboxes and hands over by value.
             // (The tape travels as an integer: `{tape, result}` returned in registers is an
             // integer and a float at the C level, and both shims must agree on the tape's type.)
-            if has_ret && !ret_float {
-                return err(c.span(), format!("synthase::autodiff!: `#[custom_reverse]` on `{fname}`, which returns the integer type `{ret}`: return it through a `&mut` parameter instead"));
-            }
             let boxed = "::std::boxed::Box::into_raw(::std::boxed::Box::new(__t)) as usize";
             let (aret, abody) = if has_ret {
                 (format!(" -> ::synthase::__O2<usize, {ret}>"),
