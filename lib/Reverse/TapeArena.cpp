@@ -207,9 +207,8 @@ void emitGiveBackTapeBuffer(Engine &E, Instruction *Before, Value *Tape, const T
   B.CreateCall(putFn(M), {Buf, Cap});
 }
 
-/// A personality for a function that has none: its own, the differentiated code's, or any in the
-/// program (Rust's std brings rust_eh_personality; C++ the C++ one, which runs cleanups for
-/// foreign exceptions too).
+/// A personality for the function: its own, or else any in the module (Rust's std brings
+/// rust_eh_personality; C++ the C++ one, which runs cleanups for foreign exceptions too).
 static Constant *findPersonality(Function *F) {
   if (F->hasPersonalityFn())
     return F->getPersonalityFn();
@@ -244,41 +243,30 @@ bool emitGiveBackOnUnwind(Engine &E, CallBase *Entry, MutableArrayRef<CallBase *
     for (unsigned I = 0; I < OrigLP->getNumClauses(); ++I)
       LP->addClause(OrigLP->getClause(I));
   BasicBlock *UD = II ? II->getUnwindDest() : nullptr, *Cont = nullptr;
+  // For the entry's landing pad: its block is split after the `landingpad`, and the values it
+  // defines reach the rest through phis that the cleanup pad joins (as LLVM's inliner joins
+  // landing pads). Each phi and what it takes from the pad.
+  SmallVector<std::pair<PHINode *, Value *>, 4> Joins;
   Instruction *End;
   if (UD) {
-    // The entry's landing pad block is split after the landingpad (once per function); its
-    // values reach the rest through phis, which the cleanup pad joins like LLVM's inliner does.
-    auto *Br = dyn_cast<BranchInst>(OrigLP->getNextNode());
-    if (Br && Br->isUnconditional() && Br->getSuccessor(0)->getName().starts_with("synthase.lpad.cont")) {
-      Cont = Br->getSuccessor(0);
-    } else {
-      Cont = UD->splitBasicBlock(OrigLP->getNextNode(), "synthase.lpad.cont");
-      IRBuilder<> CB(Cont, Cont->begin());
-      SmallVector<Instruction *, 4> Defs{OrigLP};
-      for (PHINode &P : UD->phis())
-        Defs.push_back(&P);
-      for (Instruction *D : Defs) {
-        PHINode *NP = CB.CreatePHI(D->getType(), 2);
-        D->replaceUsesOutsideBlock(NP, UD);
-        NP->addIncoming(D, UD);
-      }
+    Cont = UD->splitBasicBlock(OrigLP->getNextNode(), "synthase.lpad.cont");
+    IRBuilder<> CB(Cont, Cont->begin());
+    SmallVector<Instruction *, 4> Defs{OrigLP};
+    for (PHINode &P : UD->phis())
+      Defs.push_back(&P);
+    for (Instruction *D : Defs) {
+      PHINode *NP = CB.CreatePHI(D->getType(), 2);
+      D->replaceUsesOutsideBlock(NP, UD);
+      NP->addIncoming(D, UD);
+      Joins.push_back({NP, D == OrigLP ? (Value *)LP : cast<PHINode>(D)->getIncomingValueForBlock(II->getParent())});
     }
     End = B.CreateBr(Cont);
   } else {
     End = B.CreateResume(LP);
   }
   emitGiveBackTapeBuffer(E, End, Tape, L);
-  if (Cont) {
-    BasicBlock *Tail = End->getParent(); // the give-back split the pad
-    for (PHINode &NP : Cont->phis()) {
-      Value *FromUD = NP.getIncomingValueForBlock(UD);
-      Value *V = FromUD == OrigLP                                     ? LP
-                 : isa<PHINode>(FromUD) && cast<PHINode>(FromUD)->getParent() == UD
-                     ? cast<PHINode>(FromUD)->getIncomingValueForBlock(II->getParent())
-                     : FromUD;
-      NP.addIncoming(V, Tail);
-    }
-  }
+  for (auto &[NP, V] : Joins)
+    NP->addIncoming(V, End->getParent()); // the give-back split the pad
   for (CallBase **CI : Unwinding) {
     BasicBlock *BB = (*CI)->getParent();
     changeToInvokeAndSplitBasicBlock(cast<CallInst>(*CI), Pad);
