@@ -62,6 +62,39 @@ vr_table=$(
 )
 printf '\n%s\n' "$vr_table" | tee -a "$build/bench/results.md"
 grep -q "FAILED\|MISMATCH" <<<"$vr_table" && status=1
+# Issue 16: GMM ported to Rust (frontends/rust/examples/gmm.rs: release profile, fat LTO in lld
+# with the plugin) next to the C objective differentiated by synthase-cc, on the same data; the
+# two must print the same primal and gradient norm. A full run only: the Rust build is a fat-LTO
+# link of std (tens of seconds), and `make test` already builds and checks the example.
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:/root/.cargo/bin:$PATH"
+if [ "${args[0]:-}" != "--quick" ] && command -v cargo >/dev/null; then
+  rs_table=$(
+    echo "### Rust port (GMM through the synthase crate, release) next to C"
+    echo
+    echo "| objective | language | primal | gradient | gradient ÷ primal |"
+    echo "|---|---|---|---|---|"
+    rlog=$build/bench/rust-gmm.log
+    if "$build/bin/synthase-cc" -O2 "$root/bench/rust/gmm_c.c" "$root/bench/harness/util.c" \
+         -o "$build/bench/gmm-c" -lm &&
+       (cd "$root/frontends/rust" && CARGO_NET_OFFLINE=true CARGO_INCREMENTAL=0 \
+          CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=clang-22 \
+          CARGO_ENCODED_RUSTFLAGS=$(printf '%s\x1f%s\x1f%s' -Clinker-plugin-lto -Clink-arg=-fuse-ld=lld \
+            "-Clink-arg=-Wl,--load-pass-plugin=$build/lib/Synthase.so") \
+          cargo build --offline --release --target-dir "$build/rust-bench" --example gmm) >"$rlog" 2>&1; then
+      c_out=$("$build/bench/gmm-c" 1) && r_out=$("$build/rust-bench/release/examples/gmm" --bench 1) || echo "| GMM FAILED | | | | |"
+      grep '^|' <<<"$c_out"; grep '^|' <<<"$r_out"
+      python3 - "$(grep '^check:' <<<"$c_out")" "$(grep '^check:' <<<"$r_out")" <<'PY' || echo "| GMM: Rust and C disagree (MISMATCH) | | | | |"
+import sys
+a, b = ([float(w) for w in s.split()[2::2]] for s in sys.argv[1:3])
+sys.exit(0 if len(a) == 2 and all(abs(x - y) <= 1e-9 * max(1.0, abs(x)) for x, y in zip(a, b)) else 1)
+PY
+    else
+      echo "| GMM: the Rust or C build FAILED (log: $rlog) | | | | |"
+    fi
+  )
+  printf '\n%s\n' "$rs_table" | tee -a "$build/bench/results.md"
+  grep -q "FAILED\|MISMATCH" <<<"$rs_table" && status=1
+fi
 # Reverse mode's tape reuse: a gradient with a tape above 1 MB called in a loop (bench/tape/reuse.c).
 # A full run also refreshes the section between the tape markers of bench/README.md.
 if "$build/bin/synthase-cc" -O2 "$root/bench/tape/reuse.c" -o "$build/bench/tape-reuse" -lm; then

@@ -281,7 +281,6 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   SmallVector<Value *, 17> AugArgs(Args.begin(), Args.end());
   AugArgs.push_back(Tape);
   CallInst *Primal = B.CreateCall(GP.Augmented, AugArgs);
-  noteMayUnwind(Primal);
   SmallVector<Value *, 17> RevArgs(Args.begin(), Args.end());
   if (RetActive && DC.Width == 1)
     RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));
@@ -290,20 +289,27 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
       RevArgs.push_back(!DC.DRetLanes.empty() ? DC.DRetLanes[L] : DC.DRet ? DC.DRet : unitSeed(RT));
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
-  noteMayUnwind(Adj);
+  // A leased tape buffer goes back to the arena on unwinding too (TapeArena.cpp).
+  CallBase *Sweeps[2] = {Primal, Adj};
+  if (Reuse && emitGiveBackOnUnwind(E, DC.Call, Sweeps, Tape, L)) {
+    B.SetInsertPoint(DC.Call);
+  } else {
+    noteMayUnwind(Primal);
+    noteMayUnwind(Adj);
+  }
   if (Reuse) {
     emitGiveBackTapeBuffer(E, DC.Call, Tape, L);
     B.SetInsertPoint(DC.Call);
   }
   SmallVector<Value *, 8> Parts;
   if (S.RetPrimal)
-    Parts.push_back(Primal);
-  Type *AT = Adj->getType();
+    Parts.push_back(Sweeps[0]);
+  Type *AT = Sweeps[1]->getType();
   if (auto *AST = dyn_cast<StructType>(AT)) {
     for (unsigned i = 0; i < AST->getNumElements(); ++i)
-      Parts.push_back(B.CreateExtractValue(Adj, i));
+      Parts.push_back(B.CreateExtractValue(Sweeps[1], i));
   } else if (!AT->isVoidTy()) {
-    Parts.push_back(Adj);
+    Parts.push_back(Sweeps[1]);
   }
   deliverResult(DC, Parts, B);
   return true;

@@ -29,6 +29,13 @@ TapeLease emitTakeTapeBuffer(llvm::Module &M, llvm::IRBuilder<> &B, llvm::Value 
 /// Gives the tape's buffer back before `Before` (which ends up in a new block). The common case
 /// is inline: two stores; a nested call's buffer or a first heap buffer goes through a helper.
 void emitGiveBackTapeBuffer(Engine &E, llvm::Instruction *Before, llvm::Value *Tape, const TapeLease &L);
+/// A panic or exception that escapes the sweeps must not take the leased buffer with it: turns
+/// the calls that may unwind into invokes of a cleanup pad that gives the buffer back and then
+/// continues to where the entry point would have unwound (its landing pad, or the caller). Returns
+/// false, changing nothing, when the function has no way to unwind (no personality anywhere).
+/// The calls in Calls are replaced by their invokes.
+bool emitGiveBackOnUnwind(Engine &E, llvm::CallBase *Entry, llvm::MutableArrayRef<llvm::CallBase *> Calls,
+                          llvm::Value *Tape, const TapeLease &L);
 /// Whether the pair (or a callee's pair) pushes or pops anything; if not, the call site keeps the
 /// frame tape and no arena code, so a tape-free gradient stays free of any tape cost.
 bool sweepsUseTape(Engine &E, const GradientPair &GP);

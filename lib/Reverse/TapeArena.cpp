@@ -17,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -204,6 +205,74 @@ void emitGiveBackTapeBuffer(Engine &E, Instruction *Before, Value *Tape, const T
                                                MDB.createUnlikelyBranchWeights());
   B.SetInsertPoint(Put);
   B.CreateCall(putFn(M), {Buf, Cap});
+}
+
+/// A personality for the function: its own, or else any in the module (Rust's std brings
+/// rust_eh_personality; C++ the C++ one, which runs cleanups for foreign exceptions too).
+static Constant *findPersonality(Function *F) {
+  if (F->hasPersonalityFn())
+    return F->getPersonalityFn();
+  for (Function &G : *F->getParent())
+    if (G.hasPersonalityFn())
+      return G.getPersonalityFn();
+  return nullptr;
+}
+
+bool emitGiveBackOnUnwind(Engine &E, CallBase *Entry, MutableArrayRef<CallBase *> Calls, Value *Tape,
+                          const TapeLease &L) {
+  SmallVector<CallBase **, 2> Unwinding;
+  for (CallBase *&CI : Calls)
+    if (Function *G = CI->getCalledFunction(); G && !G->doesNotThrow() && isa<CallInst>(CI))
+      Unwinding.push_back(&CI);
+  Function *F = Entry->getFunction();
+  auto *II = dyn_cast<InvokeInst>(Entry);
+  LandingPadInst *OrigLP = II ? II->getLandingPadInst() : nullptr;
+  Constant *Personality = findPersonality(F);
+  if (Unwinding.empty() || (II && !OrigLP) || !Personality) // funclet EH: not handled
+    return false;
+  F->setPersonalityFn(Personality);
+  LLVMContext &C = F->getContext();
+  Type *LPTy = OrigLP ? OrigLP->getType()
+                      : StructType::get(C, {PointerType::getUnqual(C), Type::getInt32Ty(C)});
+  BasicBlock *Pad = BasicBlock::Create(C, "synthase.tape.unwind", F);
+  IRBuilder<> B(Pad);
+  LandingPadInst *LP = B.CreateLandingPad(LPTy, OrigLP ? OrigLP->getNumClauses() : 0);
+  // Always stop here; the entry's own clauses keep catching what they caught.
+  LP->setCleanup(true);
+  if (OrigLP)
+    for (unsigned I = 0; I < OrigLP->getNumClauses(); ++I)
+      LP->addClause(OrigLP->getClause(I));
+  BasicBlock *UD = II ? II->getUnwindDest() : nullptr, *Cont = nullptr;
+  // For the entry's landing pad: its block is split after the `landingpad`, and the values it
+  // defines reach the rest through phis that the cleanup pad joins (as LLVM's inliner joins
+  // landing pads). Each phi and what it takes from the pad.
+  SmallVector<std::pair<PHINode *, Value *>, 4> Joins;
+  Instruction *End;
+  if (UD) {
+    Cont = UD->splitBasicBlock(OrigLP->getNextNode(), "synthase.lpad.cont");
+    IRBuilder<> CB(Cont, Cont->begin());
+    SmallVector<Instruction *, 4> Defs{OrigLP};
+    for (PHINode &P : UD->phis())
+      Defs.push_back(&P);
+    for (Instruction *D : Defs) {
+      PHINode *NP = CB.CreatePHI(D->getType(), 2);
+      D->replaceUsesOutsideBlock(NP, UD);
+      NP->addIncoming(D, UD);
+      Joins.push_back({NP, D == OrigLP ? (Value *)LP : cast<PHINode>(D)->getIncomingValueForBlock(II->getParent())});
+    }
+    End = B.CreateBr(Cont);
+  } else {
+    End = B.CreateResume(LP);
+  }
+  emitGiveBackTapeBuffer(E, End, Tape, L);
+  for (auto &[NP, V] : Joins)
+    NP->addIncoming(V, End->getParent()); // the give-back split the pad
+  for (CallBase **CI : Unwinding) {
+    BasicBlock *BB = (*CI)->getParent();
+    changeToInvokeAndSplitBasicBlock(cast<CallInst>(*CI), Pad);
+    *CI = cast<InvokeInst>(BB->getTerminator());
+  }
+  return true;
 }
 
 /// The tape argument (the last) of a sweep is used for more than handing it to generated callees

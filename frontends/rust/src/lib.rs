@@ -36,7 +36,7 @@
 //! is omitted when the function returns nothing. Parameters are by-value scalars (`f64`, `f32`,
 //! integers, `bool`, a generic `T`), references `&T` / `&mut T` (and `&self` / `&mut self`), slices
 //! `&[T]` / `&mut [T]`, raw pointers, or structs and tuples by value (`Const` / `Active`; the macro
-//! passes them by reference through a shim). WIDTH is 1 to 64.
+//! passes them by reference through a shim). WIDTH is 1 to 64, in both modes.
 //!
 //! | activity | mode | parameter kinds | placeholder takes | lowered to |
 //! |---|---|---|---|---|
@@ -46,13 +46,24 @@
 //! | `DuplicatedOnly` | reverse | as `Duplicated` | as `Duplicated`; the primal result behind `x` is not needed | `enzyme_dupnoneed` |
 //! | `Dual` | forward | `f64`, `f32`, references, slices | `x, dx` (same type; `[_; WIDTH]` when WIDTH > 1) | `enzyme_dup` |
 //! | `DualOnly` | forward | as `Dual` | as `Dual`; the primal result behind `x` is not needed | `enzyme_dupnoneed` |
+//! | `Dualv` | forward | slices, references | `x, dx`: one buffer for all lanes, lane l at `dx[l·len..]` (`&[T; WIDTH]` for `&T`) | `enzyme_dupv, size_of::<T>()·len` |
+//! | `DualvOnly` | forward | as `Dualv` | as `Dualv`; the primal result behind `x` is not needed | `enzyme_dupnoneedv` |
 //!
 //! Return activities. Reverse: `Active` (placeholder takes a trailing `seed` and returns
 //! `(primal, adjoints…)`), `ActiveOnly` (takes `seed`, returns only the adjoints), `Const` (the return
 //! is not differentiated; returns the adjoints). Forward: `Dual` (returns `(primal, tangent)`),
 //! `DualOnly` (returns the tangent), `Const` (returns nothing; shadows of `&mut` outputs are written).
 //! With WIDTH > 1 a tangent is `[T; WIDTH]`. Several values are returned as a tuple, one as itself,
-//! none as `()`.
+//! none as `()`. Reverse mode with WIDTH > 1 computes WIDTH gradients from one forward sweep: a
+//! `Duplicated` shadow becomes `[&mut [T]; WIDTH]` / `[&mut T; WIDTH]` (one per lane), the seed of
+//! an `Active` return `[T; WIDTH]`, and an `Active` argument's adjoint `[T; WIDTH]`.
+//!
+//! # Custom derivatives and inactive functions
+//! `#[custom_reverse(AUG, REV)]`, `#[custom_forward(FWD)]` and `#[inactive]` on a free function
+//! inside [`autodiff!`] register hand-written derivatives or mark it as carrying none (Enzyme's
+//! `__enzyme_register_gradient_*`, `__enzyme_register_derivative_*`, `__enzyme_inactivefn`). The
+//! user's functions take Rust types (a slice with its shadow slice, a float without a shadow); the
+//! crate's README lists the convention.
 //!
 //! Forward mode *overwrites* the shadows of outputs; reverse mode *adds* into shadows (zero them
 //! first when you want the gradient alone).
@@ -140,3 +151,11 @@ out_structs! {
     __O10(A, B, C, D, E, F, G, H, I, J); __O11(A, B, C, D, E, F, G, H, I, J, K);
     __O12(A, B, C, D, E, F, G, H, I, J, K, L);
 }
+
+/// A registration static of `#[custom_reverse]` / `#[custom_forward]` / `#[inactive]`: the
+/// function addresses the plugin reads (the same shape as Enzyme's `void *__enzyme_…[N]`).
+#[doc(hidden)]
+#[repr(transparent)]
+pub struct __Registration<const N: usize>(pub [*const (); N]);
+// Only addresses of functions, never dereferenced by Rust code.
+unsafe impl<const N: usize> Sync for __Registration<N> {}

@@ -13,7 +13,7 @@ const PRIMS: &[&str] = &["f64", "f32", "i8", "i16", "i32", "i64", "isize", "u8",
 const MAX_WIDTH: u32 = 64;
 
 #[derive(Clone, PartialEq)]
-enum Kind {
+pub(crate) enum Kind {
     Scalar { float: bool, generic: Option<String> },
     Slice { elem: String },
     Ref { mutable: bool, inner: String },
@@ -23,17 +23,17 @@ enum Kind {
     Agg,
 }
 
-struct Param {
-    name: String,   // as used in the placeholder's body (`self` for receivers)
+pub(crate) struct Param {
+    pub name: String,   // as used in the placeholder's body (`self` for receivers)
     decl: String,   // as declared in the placeholder (`&self`, `x: &[f64]`)
-    ty: String,     // the type (`&Self` for `&self`)
-    kind: Kind,
+    pub ty: String,     // the type (`&Self` for `&self`)
+    pub kind: Kind,
     #[allow(dead_code)]
-    span: Span,
-    receiver: bool,
+    pub span: Span,
+    pub receiver: bool,
 }
 
-fn classify(t: &[TokenTree], generic_types: &[String], span: Span) -> Result<Kind, Error> {
+pub(crate) fn classify(t: &[TokenTree], generic_types: &[String], span: Span) -> Result<Kind, Error> {
     if is_ident(t.first(), "impl") {
         return err(span, "synthase::autodiff!: `impl Trait` parameters cannot be named in the derivative; use a generic parameter `<F: Trait>`");
     }
@@ -77,7 +77,7 @@ fn classify(t: &[TokenTree], generic_types: &[String], span: Span) -> Result<Kin
     Ok(Kind::Agg)
 }
 
-fn params(sig: &FnSig) -> Result<Vec<Param>, Error> {
+pub(crate) fn params(sig: &FnSig) -> Result<Vec<Param>, Error> {
     let toks: Vec<TokenTree> = sig.params.stream().into_iter().collect();
     let mut out = Vec::new();
     for (n, p) in split_commas(&toks).into_iter().enumerate() {
@@ -137,11 +137,8 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
     let mut width = 1u32;
     if let Some([TokenTree::Literal(l)]) = rest.first().map(|a| a.as_slice()) {
         let w: u32 = l.to_string().parse().unwrap_or(0);
-        if ad.reverse {
-            return err(l.span(), "autodiff_reverse: vector width > 1 is not supported in reverse mode yet (use one call per seed, or forward mode)");
-        }
         if !(1..=MAX_WIDTH).contains(&w) {
-            return err(l.span(), format!("autodiff_forward: the width must be an integer from 1 to {MAX_WIDTH}"));
+            return err(l.span(), format!("{mode}: the width must be an integer from 1 to {MAX_WIDTH}"));
         }
         width = w;
         rest = &rest[1..];
@@ -205,29 +202,55 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
             }
             (true, "Active", Kind::Scalar { float: true, .. }) => {
                 ops += &format!("&raw const ::synthase::enzyme_out, {}, ", va(p, &mut bounds, v));
-                outs.push((d.clone(), p.ty.clone()));
-                results.push((d, p.ty.clone()));
+                // The engine returns an active scalar's W adjoints in a row: `[T; W]`.
+                outs.push((d.clone(), lanety(&p.ty, width)));
+                results.push((d, lanety(&p.ty, width)));
             }
             (true, "Active", Kind::Agg) => {
-                pre += &format!("let mut {d}: {} = unsafe {{ ::core::mem::zeroed() }}; ", p.ty);
-                ops += &format!("&raw const ::synthase::enzyme_dup, &raw const {v}, &raw mut {d}, ");
+                pre += &format!("let mut {d}: {} = unsafe {{ ::core::mem::zeroed() }}; ", lanety(&p.ty, width));
+                ops += &format!("&raw const ::synthase::enzyme_dup, &raw const {v}, ");
+                for l in 0..width { ops += &format!("&raw mut {}, ", lane(&d, width, l)); }
                 post += &format!("::core::mem::forget({v}); ");
-                results.push((d, p.ty.clone()));
+                results.push((d, lanety(&p.ty, width)));
             }
             (true, "Active", _) => return err(aspan, format!("autodiff_reverse: `Active` is for floats and structs/tuples of floats passed by value; `{v}` is a reference, slice or pointer: use `Duplicated`")),
+            // Width W > 1: one shadow per lane, `[&mut [T]; W]` (lane l's gradient goes to `d_x[l]`).
             (true, "Duplicated" | "DuplicatedOnly", Kind::Slice { elem }) => {
-                po.push(format!("{d}: &mut [{elem}]"));
-                pre += &format!("::core::assert!({d}.len() >= {v}.len(), \"synthase: the shadow `{d}` is shorter than the slice `{v}`\"); ");
-                ops += &format!("{m}, {v}.as_ptr(), {d}.as_mut_ptr(), {C}, {v}.len(), ");
+                po.push(format!("{d}: {}", lanety(&format!("&mut [{elem}]"), width)));
+                ops += &format!("{m}, {v}.as_ptr(), ");
+                for l in 0..width {
+                    let s = lane(&d, width, l);
+                    pre += &format!("::core::assert!({s}.len() >= {v}.len(), \"synthase: the shadow `{s}` is shorter than the slice `{v}`\"); ");
+                    ops += &format!("{s}.as_mut_ptr(), ");
+                }
+                ops += &format!("{C}, {v}.len(), ");
             }
             (true, "Duplicated" | "DuplicatedOnly", Kind::Ref { inner, .. }) => {
-                po.push(format!("{d}: &mut {inner}"));
-                ops += &format!("{m}, &raw const *{v}, &raw mut *{d}, ");
+                po.push(format!("{d}: {}", lanety(&format!("&mut {inner}"), width)));
+                ops += &format!("{m}, &raw const *{v}, ");
+                for l in 0..width { ops += &format!("&raw mut *{}, ", lane(&d, width, l)); }
             }
             (true, "Duplicated" | "DuplicatedOnly", Kind::Ptr { inner }) => {
-                po.push(format!("{d}: *mut {inner}"));
-                ops += &format!("{m}, {v}, {d}, ");
+                po.push(format!("{d}: {}", lanety(&format!("*mut {inner}"), width)));
+                ops += &format!("{m}, {v}, ");
+                for l in 0..width { ops += &format!("{}, ", lane(&d, width, l)); }
             }
+            // Dualv: all lanes in one shadow buffer, lane l at element l·len (rustc's strided
+            // convention: `enzyme_dupv, stride = size_of::<T>() · len, ptr, shadow, enzyme_const, len`).
+            (false, "Dualv" | "DualvOnly", Kind::Slice { elem }) => {
+                let vm = if act == "Dualv" { "enzyme_dupv" } else { "enzyme_dupnoneedv" };
+                po.push(format!("{d}: {}", p.ty));
+                pre += &format!("::core::assert!({d}.len() >= {width} * {v}.len(), \"synthase: the strided tangent `{d}` needs {width} × {v}.len() elements (lane l at l·len)\"); ");
+                ops += &format!("&raw const ::synthase::{vm}, (::core::mem::size_of::<{elem}>() * {v}.len()) as i64, {v}.as_ptr(), {d}.as_ptr(), {C}, {v}.len(), ");
+            }
+            (false, "Dualv" | "DualvOnly", Kind::Ref { mutable, inner }) => {
+                let vm = if act == "Dualv" { "enzyme_dupv" } else { "enzyme_dupnoneedv" };
+                let amp = if *mutable { "&mut" } else { "&" };
+                po.push(format!("{d}: {amp} [{inner}; {width}]"));
+                ops += &format!("&raw const ::synthase::{vm}, (::core::mem::size_of::<{inner}>()) as i64, &raw const *{v}, {d}.as_ptr(), ");
+            }
+            (false, "Dualv" | "DualvOnly", _) => return err(aspan, format!("autodiff_forward: `{act}` (strided tangents in one buffer) is for slices and references; `{v}` is passed by value: use `Dual` (one tangent per lane)")),
+            (true, "Dualv" | "DualvOnly", _) => return err(aspan, format!("autodiff_reverse: `{act}` is a forward-mode activity; in reverse mode use `Duplicated` with a width (one shadow per lane)")),
             (true, "Duplicated" | "DuplicatedOnly", _) => return err(aspan, format!("autodiff_reverse: `{act}` needs a reference, slice or raw pointer; `{v}` is passed by value: use `Active` (its adjoint is returned) or `Const`")),
             (false, "Dual" | "DualOnly", k) => {
                 po.push(format!("{d}: {}", lanety(&p.ty, width)));
@@ -263,7 +286,7 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
                 }
             }
             (true, _, _) => return err(aspan, format!("autodiff_reverse: activity `{act}` (parameter `{v}`) is not one of Const, Active, Duplicated, DuplicatedOnly")),
-            (false, _, _) => return err(aspan, format!("autodiff_forward: activity `{act}` (parameter `{v}`) is not one of Const, Dual, DualOnly")),
+            (false, _, _) => return err(aspan, format!("autodiff_forward: activity `{act}` (parameter `{v}`) is not one of Const, Dual, DualOnly, Dualv, DualvOnly")),
         }
     }
     // The return value.
@@ -285,27 +308,29 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
         match (ad.reverse, ract.as_str()) {
             (true, "Active" | "ActiveOnly") if nonfloat => return err(rspan, format!("autodiff_reverse: `{fname}` returns `{ret}`, which has no derivative: use `Const`")),
             (true, "Active" | "ActiveOnly") if scalar_float => {
-                po.push(format!("seed: {ret}"));
-                tail = "::synthase::__va(seed), ".into();
+                po.push(format!("seed: {}", lanety(&ret, width)));
+                for l in 0..width { tail += &format!("::synthase::__va({}), ", lane("seed", width, l)); }
                 if ract == "Active" {
                     front = "&raw const ::synthase::enzyme_primal_return, ".into();
                     outs.insert(0, ("__primal".into(), ret.clone()));
                     results.insert(0, ("__primal".into(), ret.clone()));
                 }
             }
-            (true, "Const") if literal_float => tail = "0.0f64, ".into(),
+            (true, "Const") if literal_float => for _ in 0..width { tail += "0.0f64, "; },
             (true, "Const") if nonfloat => {}
             (true, "Active" | "ActiveOnly" | "Const") => {
                 // struct / tuple / generic result: through the shim's out pointer
                 out_param = true;
+                let st = lanety(&ret, width);
                 if ract == "Const" {
-                    pre += &format!("let mut __dout: {ret} = unsafe {{ ::core::mem::zeroed() }}; ");
+                    pre += &format!("let mut __dout: {st} = unsafe {{ ::core::mem::zeroed() }}; ");
                 } else {
-                    po.push(format!("seed: {ret}"));
-                    pre += &format!("let mut __dout: {ret} = seed; ");
+                    po.push(format!("seed: {st}"));
+                    pre += &format!("let mut __dout: {st} = seed; ");
                 }
                 pre += &format!("let mut __out = ::core::mem::MaybeUninit::<{ret}>::uninit(); ");
-                ops += "&raw const ::synthase::enzyme_dup, __out.as_mut_ptr(), &raw mut __dout, ";
+                ops += "&raw const ::synthase::enzyme_dup, __out.as_mut_ptr(), ";
+                for l in 0..width { ops += &format!("&raw mut {}, ", lane("__dout", width, l)); }
                 post += "::core::mem::forget(__dout); ";
                 if ract == "Active" {
                     results.insert(0, ("unsafe { __out.assume_init() }".into(), ret.clone()));

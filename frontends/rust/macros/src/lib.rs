@@ -6,6 +6,7 @@
 //! of the token that caused them.
 extern crate proc_macro;
 
+mod custom;
 mod gen;
 mod parse;
 

@@ -1,6 +1,6 @@
 //! Items: attributes, `fn` signatures, `impl` blocks. Everything that is not differentiated is
 //! passed through with its tokens (and spans) unchanged.
-use crate::{err, gen, Error};
+use crate::{custom, err, gen, Error};
 use proc_macro::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 
 pub struct AdAttr {
@@ -128,6 +128,7 @@ pub fn item(toks: &[TokenTree], pos: &mut usize) -> Result<TokenStream, Error> {
 fn item_in(toks: &[TokenTree], pos: &mut usize, ctx: Option<&Ctx>) -> Result<(TokenStream, String), Error> {
     let mut keep: Vec<TokenTree> = Vec::new();
     let mut ads = Vec::new();
+    let mut customs = Vec::new();
     while is_punct(toks.get(*pos), '#') {
         let Some(TokenTree::Group(g)) = toks.get(*pos + 1) else { break };
         let inner: Vec<TokenTree> = g.stream().into_iter().collect();
@@ -138,6 +139,12 @@ fn item_in(toks: &[TokenTree], pos: &mut usize, ctx: Option<&Ctx>) -> Result<(To
                 _ => return err(inner[0].span(), format!("expected `#[{name}(NAME, ACTIVITIES...)]`")),
             };
             ads.push(AdAttr { reverse: name == "autodiff_reverse", args, span: inner[0].span() });
+        } else if matches!(name.as_str(), "custom_reverse" | "custom_forward" | "inactive") {
+            let args = match inner.get(1) {
+                Some(TokenTree::Group(a)) if a.delimiter() == Delimiter::Parenthesis => Some(a.stream().into_iter().collect()),
+                _ => None,
+            };
+            customs.push(custom::parse_attr(&name, args, inner[0].span())?);
         } else if name == "autodiff" {
             return err(inner[0].span(), "write `#[autodiff_reverse(...)]` or `#[autodiff_forward(...)]`");
         } else {
@@ -150,10 +157,13 @@ fn item_in(toks: &[TokenTree], pos: &mut usize, ctx: Option<&Ctx>) -> Result<(To
     let mut q = *pos;
     while q < toks.len() {
         match &toks[q] {
-            TokenTree::Ident(i) if i.to_string() == "fn" => return fn_item(toks, pos, start, q, keep, ads, ctx),
+            TokenTree::Ident(i) if i.to_string() == "fn" => return fn_item(toks, pos, start, q, keep, ads, customs, ctx),
             TokenTree::Ident(i) if i.to_string() == "impl" && ctx.is_none() => {
                 if let Some(a) = ads.first() {
                     return err(a.span, "put the autodiff attributes on the methods inside the impl block");
+                }
+                if let Some(c) = customs.first() {
+                    return err(c.span(), "synthase::autodiff!: custom derivatives and `#[inactive]` go on free functions");
                 }
                 return impl_item(toks, pos, start, q, keep);
             }
@@ -165,6 +175,9 @@ fn item_in(toks: &[TokenTree], pos: &mut usize, ctx: Option<&Ctx>) -> Result<(To
     }
     if let Some(a) = ads.first() {
         return err(a.span, "synthase::autodiff!: the attribute must be on a `fn` item with a body");
+    }
+    if let Some(c) = customs.first() {
+        return err(c.span(), "synthase::autodiff!: the attribute must be on a `fn` item with a body");
     }
     // Any other item: up to `;` or a closing brace group.
     while *pos < toks.len() {
@@ -179,7 +192,7 @@ fn item_in(toks: &[TokenTree], pos: &mut usize, ctx: Option<&Ctx>) -> Result<(To
 }
 
 fn fn_item(toks: &[TokenTree], pos: &mut usize, start: usize, fn_at: usize, mut keep: Vec<TokenTree>,
-           ads: Vec<AdAttr>, ctx: Option<&Ctx>) -> Result<(TokenStream, String), Error> {
+           ads: Vec<AdAttr>, customs: Vec<custom::Custom>, ctx: Option<&Ctx>) -> Result<(TokenStream, String), Error> {
     let quals = &toks[start..fn_at];
     let mut vis = Vec::new();
     let mut is_unsafe = false;
@@ -250,7 +263,12 @@ fn fn_item(toks: &[TokenTree], pos: &mut usize, start: usize, fn_at: usize, mut 
         ret,
         where_preds: text(&where_toks).trim().trim_end_matches(',').to_string(),
     };
-    if !ads.is_empty() {
+    if let (Some(c), Some(_)) = (customs.first(), ctx) {
+        return err(c.span(), "synthase::autodiff!: custom derivatives and `#[inactive]` are registered for free functions; call a free function from the method");
+    }
+    // The engine replaces calls of the function (custom rules) or differentiates its calls: it
+    // must reach the link as a function of its own.
+    if !ads.is_empty() || !customs.is_empty() {
         keep.extend("#[inline(never)]".parse::<TokenStream>().unwrap());
     }
     keep.extend(toks[start..p.min(toks.len())].iter().cloned());
@@ -260,6 +278,9 @@ fn fn_item(toks: &[TokenTree], pos: &mut usize, start: usize, fn_at: usize, mut 
     let mut extra = String::new();
     for a in &ads {
         extra.push_str(&gen::derivative(&sig, a, ctx)?);
+    }
+    for c in &customs {
+        extra.push_str(&custom::registration(&sig, c)?);
     }
     let mut out = stream(&keep);
     if !ctx.in_impl {
