@@ -1,6 +1,7 @@
 // Reverse mode, augmented forward sweep: the primal clone plus shadow pointers, recording on the
 // tape what the reverse sweep cannot recompute.
 #include "Reverse/GradientGen.h"
+#include "Reverse/CustomArgumentMemory.h"
 #include "Reverse/ShadowCheck.h"
 
 namespace synthase {
@@ -62,10 +63,34 @@ bool isDefinedCall(const Instruction *I) {
   return G && (!G->isDeclaration() || hasCustomReverse(G)) && !isAllocator(G);
 }
 
+/// The augmented sweep's copy of a local that a registered reverse function will read: the same
+/// bytes on the heap, so they outlive this sweep (freed by the reverse sweep, see
+/// Reverse/CustomArgumentMemory.h). Lifetime markers go: they only apply to stack slots.
+static Instruction *moveLocalToHeap(AllocaInst *C, Module &M) {
+  const DataLayout &DL = M.getDataLayout();
+  for (User *U : make_early_inc_range(C->users()))
+    if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+      II->eraseFromParent();
+  IRBuilder<> B(C);
+  Value *Size = B.CreateMul(B.CreateZExtOrTrunc(C->getArraySize(), B.getInt64Ty()),
+                            B.getInt64(DL.getTypeAllocSize(C->getAllocatedType())));
+  uint64_t A = std::max<uint64_t>(C->getAlign().value(), 16);
+  Size = B.CreateAnd(B.CreateAdd(Size, B.getInt64(A - 1)), B.getInt64(~(A - 1)));
+  FunctionCallee AlignedAlloc = M.getOrInsertFunction("aligned_alloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
+  auto *H = cast<Instruction>(B.CreateCall(AlignedAlloc, {B.getInt64(A), Size}, C->getName() + ".heap"));
+  C->replaceAllUsesWith(H);
+  C->eraseFromParent();
+  return H;
+}
+
 void GradientGen::augInstruction(Instruction *I) {
   auto *C = dyn_cast_or_null<Instruction>(augOf(I));
   if (!C || C == I)
     return;
+  if (auto *AI = dyn_cast<AllocaInst>(I); AI && isa<AllocaInst>(C) && reachesCustomReverse(AI)) {
+    C = moveLocalToHeap(cast<AllocaInst>(C), E.module());
+    HeapLocals.insert(AI);
+  }
   Type *T = I->getType();
   IRBuilder<> B(C->getParent(), isa<PHINode>(C) ? C->getParent()->getFirstInsertionPt()
                                                  : std::next(C->getIterator()));

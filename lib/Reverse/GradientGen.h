@@ -156,6 +156,8 @@ private:
   /// Integer stores into shadowed memory that holds floats: they end the adjoint of what they
   /// overwrite. Integer moves of pointers: their shadows move in the forward sweep.
   SmallPtrSet<const StoreInst *, 8> IntOverwrites, PointerMoves;
+  /// Locals the augmented sweep keeps on the heap for a registered reverse function.
+  SmallPtrSet<const AllocaInst *, 4> HeapLocals;
   void classifyIntegerStores();
   /// With Sig.RetShadow: the augmented sweep returns {primal, shadow of the returned pointer}.
   void returnShadowFromAugmented(GradientPair &Out);

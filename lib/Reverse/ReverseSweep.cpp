@@ -51,10 +51,11 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   if (isIgnorableIntrinsic(I))
     return;
   if (auto *AI = dyn_cast<AllocaInst>(I)) {
-    if (shadowed(AI)) { // the heap copy made by the forward sweep ends with the variable
-      FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
+    FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
+    if (shadowed(AI)) // the heap copy made by the forward sweep ends with the variable
       Bd.CreateCall(Free, {revShadow(AI, B)});
-    }
+    if (HeapLocals.count(AI)) // read by a registered reverse function until here
+      Bd.CreateCall(Free, {revPrimal(AI, B)});
     return;
   }
   if (auto *SI = dyn_cast<StoreInst>(I)) {
