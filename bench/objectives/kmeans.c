@@ -46,6 +46,8 @@ void obj_describe(const Problem *p, char *buf, size_t n) {
   snprintf(buf, n, "n=%ld k=%ld d=%ld", p->n, p->k, p->d);
 }
 long obj_deriv_len(const Problem *p) { return p->k * p->d; }
+/* obj_hand accumulates J and the cluster sizes; no per-point state is kept. */
+long obj_stored_bytes(const Problem *p) { return 8L * (p->k * p->d + p->k); }
 double obj_primal(Problem *p) { return kmeans_cost(p->points, p->centroids, p->n, p->k, p->d); }
 
 /* Each point pulls its nearest centroid: J_j = 2 sum_{i in S_j} (C_j - P_i), H_j = 2 |S_j|.
