@@ -95,6 +95,27 @@ PY
   printf '\n%s\n' "$rs_table" | tee -a "$build/bench/results.md"
   grep -q "FAILED\|MISMATCH" <<<"$rs_table" && status=1
 fi
+# A Hessian-vector product by forward over reverse against the gradient it differentiates (k-means).
+hvp_table=$(
+  echo "### Hessian-vector product (forward over reverse) against the gradient"
+  echo
+  echo "| objective | primal | gradient | Hessian-vector product | HVP ÷ gradient | check |"
+  echo "|---|---|---|---|---|---|"
+  if "$build/bin/synthase-cc" -O2 "$root/bench/hvp/hvp.c" "$root/bench/harness/util.c" \
+      -o "$build/bench/hvp" -lm; then
+    for s in $vr_size $([ "${args[0]:-}" = "--quick" ] || echo 2); do
+      "$build/bench/hvp" "$s" || echo "| k-means size $s FAILED | | | | | |"
+    done
+  else
+    echo "| k-means: did not compile (FAILED) | | | | | |"
+  fi
+)
+printf '\n%s\n' "$hvp_table" | tee -a "$build/bench/results.md"
+grep -q "FAILED\|MISMATCH" <<<"$hvp_table" && status=1
+# Compile time of a generated ~50,000-instruction function in each mode (bench/compile).
+ct_args=(); [ "${args[0]:-}" = "--quick" ] && ct_args=(--quick)
+ct_table=$(python3 "$root/bench/compile/run.py" "$build" "${ct_args[@]}") || status=1
+printf '\n%s\n' "$ct_table" | tee -a "$build/bench/results.md"
 # Reverse mode's tape reuse: a gradient with a tape above 1 MB called in a loop (bench/tape/reuse.c).
 # A full run also refreshes the section between the tape markers of bench/README.md.
 if "$build/bin/synthase-cc" -O2 "$root/bench/tape/reuse.c" -o "$build/bench/tape-reuse" -lm; then

@@ -22,6 +22,9 @@ void obj_hand(Problem *p, double *D);
 /* Central differences for at most max_cols input directions, leaving the other entries of D as
  * they are (the driver fills D with NaN first); returns the fraction of the full work done. */
 double obj_fd(Problem *p, double *D, long max_cols);
+/* Bytes the hand-written derivative keeps from its forward part for its reverse part (its own
+ * intermediates, not inputs or outputs); 0 when it recomputes everything.  Optional. */
+long obj_stored_bytes(const Problem *p);
 
 /* --- provided by the tool file --- */
 extern const char *tool_name;

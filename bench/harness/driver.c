@@ -17,6 +17,12 @@ static double now(void) {
 
 static volatile double sink;
 
+/* Both optional: an objective may not say what its hand-written adjoint stores, and only a
+ * Synthase reverse tool built with -mllvm -synthase-tape-stats defines the tape's high-water
+ * mark (bytes, the largest tape of any call). */
+#pragma weak obj_stored_bytes
+extern long __synthase_tape_peak_v1 __attribute__((weak));
+
 typedef struct { double med, lo, hi; int samples; long batch; } Stats;
 
 static int cmp_double(const void *a, const void *b) {
@@ -97,6 +103,8 @@ int main(int argc, char **argv) {
          tool_name, size, desc, len, primal_value, checked, isnan(rho) ? INFINITY : rho, bad,
          prepare);
   if (bad >= 0) printf(",\"worst\":[%.17g,%.17g]", D[bad], ref[bad]);
+  if (obj_stored_bytes) printf(",\"hand_stored_bytes\":%ld", obj_stored_bytes(p));
+  if (&__synthase_tape_peak_v1) printf(",\"tape_peak_bytes\":%ld", __synthase_tape_peak_v1);
   if (!check_only) {
     Stats sp = measure(run_primal, p, D, budget);
     Stats sd = measure(is_fd ? run_fd : run_tool, p, D, budget);

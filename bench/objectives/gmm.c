@@ -89,6 +89,9 @@ void obj_describe(const Problem *p, char *buf, size_t n) {
   snprintf(buf, n, "d=%d K=%d n=%d", p->d, p->k, p->n);
 }
 long obj_deriv_len(const Problem *p) { return (long)p->k * (1 + p->d + p->d * (p->d + 1) / 2); }
+/* What obj_hand keeps from its forward part: per-component centred point, Q times it, and
+ * their scalars, reused point after point. */
+long obj_stored_bytes(const Problem *p) { return 8L * (3L * p->k * p->d + 2L * p->k); }
 
 #define GMM_ARGS(p, w)                                                                            \
   (p)->d, (p)->k, (p)->n, (w), (w) + (p)->k, (w) + (p)->k + (p)->k * (p)->d, (p)->x, (p)->gamma,  \

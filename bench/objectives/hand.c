@@ -167,6 +167,8 @@ void obj_describe(const Problem *p, char *buf, size_t n) {
   snprintf(buf, n, "%d verts, %d pts", p->model.nverts, p->npts);
 }
 long obj_deriv_len(const Problem *p) { return 3L * p->npts * HAND_THETA; }
+/* obj_hand keeps the skinned vertex of every point (and 22 bone transforms). */
+long obj_stored_bytes(const Problem *p) { return 8L * (3L * p->npts + 3L * HAND_BONES * 16); }
 double obj_primal(Problem *p) {
   hand_primal(p->theta, &p->model, p->npts, p->corr, p->points, p->err);
   return p->err[0] + p->err[3 * p->npts - 1];

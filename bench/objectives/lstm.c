@@ -73,6 +73,11 @@ void obj_describe(const Problem *p, char *buf, size_t n) {
   snprintf(buf, n, "l=%d c=%d b=%d", p->l, p->c, p->b);
 }
 long obj_deriv_len(const Problem *p) { return 8L * p->l * p->b + 3L * p->b; }
+/* obj_hand records NREC values per cell and step, the states and the outputs. */
+long obj_stored_bytes(const Problem *p) {
+  long steps = p->c - 1, l = p->l, b = p->b;
+  return 8L * (steps * l * 8 /* NREC */ * b + 2 * l * b + b + steps * b + 2 * l * b + 2 * b);
+}
 double obj_primal(Problem *p) {
   return lstm_primal(p->l, p->c, p->b, p->params, p->params + 8L * p->l * p->b, p->state, p->seq);
 }

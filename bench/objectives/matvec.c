@@ -31,6 +31,8 @@ void obj_describe(const Problem *p, char *buf, size_t n) {
   snprintf(buf, n, "%ldx%ld", p->m, p->n);
 }
 long obj_deriv_len(const Problem *p) { return p->m * p->n + p->n; }
+/* obj_hand uses each residual as it is computed: nothing is kept. */
+long obj_stored_bytes(const Problem *p) { (void)p; return 0; }
 double obj_primal(Problem *p) {
   return matvec_primal(p->w, p->w + p->m * p->n, p->b, p->m, p->n);
 }

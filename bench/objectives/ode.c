@@ -48,6 +48,8 @@ void obj_describe(const Problem *p, char *buf, size_t n) {
   snprintf(buf, n, "n=%ld steps=%ld", p->n, p->s);
 }
 long obj_deriv_len(const Problem *p) { return p->n; }
+/* obj_hand keeps every state of the integration and the stages of one step. */
+long obj_stored_bytes(const Problem *p) { return 8L * ((p->s + 1) * p->n + 8 * p->n + 6 * p->n); }
 double obj_primal(Problem *p) { return ode_primal(p->x, p->n, p->s); }
 
 /* Adjoint of rhs: out = f(x, y). */

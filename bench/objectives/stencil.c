@@ -44,6 +44,8 @@ void obj_describe(const Problem *p, char *buf, size_t n) {
   snprintf(buf, n, "n=%ld steps=%ld", p->n, p->steps);
 }
 long obj_deriv_len(const Problem *p) { return p->n; }
+/* obj_hand keeps every step's state (the stencil is nonlinear). */
+long obj_stored_bytes(const Problem *p) { return 8L * ((p->steps + 1) * p->n + p->n); }
 double obj_primal(Problem *p) { return stencil_primal(p->u0, p->u, p->v, p->n, p->steps); }
 
 /* Reverse sweep by hand over all stored states. */

@@ -281,6 +281,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   SmallVector<Value *, 17> AugArgs(Args.begin(), Args.end());
   AugArgs.push_back(Tape);
   CallInst *Primal = B.CreateCall(GP.Augmented, AugArgs);
+  emitTapeStats(E.module(), B, Tape);
   SmallVector<Value *, 17> RevArgs(Args.begin(), Args.end());
   if (RetActive && DC.Width == 1)
     RevArgs.push_back(DC.DRet ? DC.DRet : unitSeed(RT));

@@ -5,6 +5,7 @@
 // primal values a block's reverse needs are recomputed there when cheap and pure (addresses,
 // integer arithmetic) and otherwise taken from the tape. Adjoints live in stack slots that
 // mem2reg promotes once generation is done.
+#include "Reverse/SlotInits.h"
 #include "Reverse/GradientGen.h"
 #include "Engine/FunctionShadows.h"
 #include "Reverse/ShadowCheck.h"
@@ -241,11 +242,14 @@ void GradientGen::fillReverse() {
       S = XB.CreateInsertValue(S, Adj[i], i);
     XB.CreateRet(S);
   }
-  // Slot allocas must precede everything in the entry block.
+  // Slot allocas must precede everything in the entry block. The first non-alloca stays first
+  // as allocas move before it (looking it up per slot was quadratic in the number of slots).
+  auto FirstNonAlloca = RevEntry->getFirstNonPHIOrDbgOrAlloca();
   for (unsigned L = 0; L < width(); ++L)
     inLane(L, [&] {
       for (auto &KV : Slots)
-        KV.second->moveBefore(RevEntry->getFirstNonPHIOrDbgOrAlloca());
+        if (KV.second->getParent() == RevEntry && KV.second->getIterator() != FirstNonAlloca)
+          KV.second->moveBefore(FirstNonAlloca);
     });
 }
 
@@ -388,6 +392,7 @@ GradientPair Engine::gradientPair(const Signature &S) {
     return {};
   }
   simplifier().simplifyGenerated(*GP.Augmented);
+  placeSlotInits(*GP.Reverse);
   simplifier().simplifyGenerated(*GP.Reverse);
   return GP;
 }

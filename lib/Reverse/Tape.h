@@ -42,6 +42,12 @@ bool sweepsUseTape(Engine &E, const GradientPair &GP);
 /// Defines `synthase_release_tape` when M declares it; returns true if it did.
 bool defineTapeRelease(llvm::Module &M);
 
+/// The program-wide tape high-water mark (bytes) that -synthase-tape-stats maintains.
+constexpr const char *TapePeakName = "__synthase_tape_peak_v1";
+/// With -synthase-tape-stats, records the tape's size at B (right after the augmented sweep) in
+/// the high-water mark; otherwise emits nothing (TapeStats.cpp).
+void emitTapeStats(llvm::Module &M, llvm::IRBuilder<> &B, llvm::Value *Tape);
+
 /// Marks the arena's helper functions: a clone made for differentiation calls them, never
 /// inlines them.
 constexpr const char *TapeRuntimeAttr = "synthase-tape-runtime";
