@@ -1,0 +1,67 @@
+//! Standard collections inside differentiated Rust code: a `HashMap` (whose `RandomState` seeds
+//! itself through getrandom/syscall/read, all inactive), a `VecDeque` holding active
+//! values, and `Rc<RefCell<Vec<f64>>>` filled through a boxed closure. Both modes against finite
+//! differences.
+mod common;
+use common::*;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+
+synthase::autodiff! {
+    #[autodiff_reverse(d_binned, Duplicated, Active)]
+    #[autodiff_forward(t_binned, Dual, Dual)]
+    fn binned(v: &[f64]) -> f64 {
+        let mut h: HashMap<usize, f64> = HashMap::new();
+        for (i, x) in v.iter().enumerate() {
+            *h.entry(i % 3).or_insert(0.0) += x * x;
+        }
+        let mut keys: Vec<_> = h.keys().cloned().collect();
+        keys.sort();
+        let b: Vec<f64> = v.iter().map(|x| x.sin()).rev().collect();
+        let mut q: VecDeque<f64> = VecDeque::new();
+        for x in v {
+            q.push_front(x * 0.5);
+            if q.len() > 2 {
+                q.pop_back();
+            }
+        }
+        keys.iter().map(|k| h[k].sin()).sum::<f64>() + b.iter().enumerate().map(|(i, s)| s * (i as f64 + 1.0)).sum::<f64>()
+            + q.iter().product::<f64>()
+    }
+}
+
+synthase::autodiff! {
+    #[autodiff_reverse(d_shared, Duplicated, Active)]
+    fn shared(x: &[f64]) -> f64 {
+        let acc = Rc::new(RefCell::new(Vec::<f64>::new()));
+        let a2 = acc.clone();
+        let push: Box<dyn Fn(f64)> = Box::new(move |v| a2.borrow_mut().push(v.exp()));
+        for &v in x.iter().rev() {
+            push(v * 0.5);
+        }
+        let s: f64 = acc.borrow().iter().enumerate().map(|(i, v)| v * (i as f64 + 1.0)).sum();
+        s
+    }
+}
+
+fn main() {
+    let mut c = Checker::new("collections");
+    let mut rng = Lcg(5);
+    for n in [1usize, 4, 9] {
+        let w = rng.vec(n);
+        let mut dw = vec![0.0; n];
+        let value = d_binned(&w, &mut dw, 1.0);
+        c.close(&format!("n={n} value"), value, binned(&w), 1e-12);
+        let fd = fd_grad(binned, &w, 1e-6);
+        c.close_all(&format!("n={n} reverse dbinned/dw"), &dw, &fd, 1e-6);
+        let v = rng.vec(n);
+        let (_, jv) = t_binned(&w, &v);
+        c.close(&format!("n={n} forward vs reverse"), jv, dot(&dw, &v), 1e-12);
+
+        let mut ds = vec![0.0; n];
+        d_shared(&w, &mut ds, 1.0);
+        c.close_all(&format!("n={n} Rc<RefCell> reverse"), &ds, &fd_grad(shared, &w, 1e-6), 1e-6);
+    }
+    c.finish()
+}
