@@ -7,6 +7,7 @@
 #include "Reverse/Tape.h"
 #include "Engine/FunctionShadows.h"
 #include "Rules/SortRules.h"
+#include "Rules/OpenMP.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Analysis/ConstantFolding.h"
@@ -369,6 +370,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   C->addFnAttr(PrimalOfAttr, F.getName());
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
+  rewriteOpenMPReductions(*C);
   lowerTargetArithmetic(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);

@@ -2,12 +2,15 @@
 #include "Reverse/GradientGen.h"
 #include "Analysis/FloatFreeMemory.h"
 #include "Rules/InactiveLibraryCalls.h"
+#include "Rules/OpenMP.h"
 
 namespace synthase {
 namespace gradient {
 
 void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   Function *G = CB->getCalledFunction();
+  if (isForkCall(CB))
+    return reverseFork(CB, B, Bd);
   if (auto *MI = dyn_cast<MemIntrinsic>(CB))
     return reverseMemTransfer(MI, B, Bd);
   if (hasJacobianRule(CB)) {
@@ -96,6 +99,11 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   if (Type *FT = G ? floatParsedByLibraryCall(CB->getContext(), G->getName()) : nullptr) {
     if (shadowed(CB->getArgOperand(1))) // a parsed number: the adjoint of what it overwrote is gone
       Bd.CreateStore(Constant::getNullValue(FT), revShadow(CB->getArgOperand(1), B));
+    return;
+  }
+  if (G && isInactiveOpenMPCall(G->getName())) {
+    if (Lane == 0) // barriers and critical sections hold in the reverse region too
+      emitOpenMPReverseSync(Bd, CB, [&](Value *V) { return revPrimal(V, B); });
     return;
   }
   if (G && isKnownInactiveCallee(G->getName()))

@@ -1,0 +1,157 @@
+// The OpenMP runtime as differentiated code meets it (see OpenMP.h).
+#include "Rules/OpenMP.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+bool isForkCall(const CallBase *CB) {
+  const Function *G = CB ? CB->getCalledFunction() : nullptr;
+  return G && G->getName() == "__kmpc_fork_call" && CB->arg_size() >= 3;
+}
+
+Function *forkMicrotask(const CallBase *CB) {
+  return dyn_cast<Function>(CB->getArgOperand(2)->stripPointerCasts());
+}
+
+bool isInactiveOpenMPCall(StringRef N) {
+  if (N.starts_with("__kmpc_for_static_init_") || N.starts_with("__kmpc_dispatch_init_") ||
+      N.starts_with("__kmpc_dispatch_next_") || N.starts_with("__kmpc_dispatch_fini_"))
+    return true;
+  return StringSwitch<bool>(N)
+      .Cases({"__kmpc_global_thread_num", "__kmpc_for_static_fini", "__kmpc_dispatch_deinit"}, true)
+      .Cases({"__kmpc_barrier", "__kmpc_critical", "__kmpc_end_critical", "__kmpc_flush"}, true)
+      .Cases({"__kmpc_single", "__kmpc_end_single", "__kmpc_master", "__kmpc_end_master"}, true)
+      .Cases({"__kmpc_masked", "__kmpc_end_masked", "__kmpc_push_num_threads", "__kmpc_push_proc_bind"}, true)
+      .Cases({"__kmpc_serialized_parallel", "__kmpc_end_serialized_parallel", "__kmpc_ok_to_fork"}, true)
+      .Cases({"__kmpc_global_num_threads", "__kmpc_bound_thread_num", "__kmpc_bound_num_threads"}, true)
+      .Cases({"__kmpc_in_parallel", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads"}, true)
+      .Cases({"omp_get_num_procs", "omp_in_parallel", "omp_get_wtime", "omp_get_wtick", "omp_get_level"}, true)
+      .Cases({"omp_get_team_size", "omp_get_ancestor_thread_num", "omp_get_dynamic", "omp_get_nested"}, true)
+      .Cases({"omp_set_num_threads", "omp_set_dynamic", "omp_get_thread_limit", "omp_get_active_level"}, true)
+      .Default(false);
+}
+
+static const char *unsupportedName(StringRef N) {
+  if (N.starts_with("__kmpc_omp_taskwait"))
+    return "taskwait";
+  if (N.starts_with("__kmpc_omp_task") || N.starts_with("__kmpc_omp_reg_task"))
+    return "task";
+  if (N.starts_with("__kmpc_taskloop"))
+    return "taskloop";
+  if (N.starts_with("__kmpc_taskgroup") || N.starts_with("__kmpc_end_taskgroup"))
+    return "taskgroup";
+  if (N.starts_with("__kmpc_task_reduction") || N.starts_with("__kmpc_taskred"))
+    return "task reduction";
+  if (N.starts_with("__tgt_"))
+    return "target offload";
+  if (N.starts_with("__kmpc_doacross"))
+    return "ordered(n) (doacross loop)";
+  if (N == "__kmpc_ordered" || N == "__kmpc_end_ordered")
+    return "ordered";
+  if (N.starts_with("__kmpc_fork_teams") || N.starts_with("__kmpc_push_num_teams"))
+    return "teams";
+  if (N.starts_with("__kmpc_cancel"))
+    return "cancel";
+  if (N == "__kmpc_copyprivate")
+    return "single copyprivate";
+  if (N.starts_with("__kmpc_threadprivate"))
+    return "threadprivate";
+  if (N == "__kmpc_fork_call_if")
+    return "parallel with an if clause (__kmpc_fork_call_if)";
+  if (N == "__kmpc_critical_with_hint")
+    return "critical with a hint";
+  if (N.starts_with("__kmpc_reduce") || N.starts_with("__kmpc_end_reduce"))
+    return "reduction outside a parallel region";
+  if (N.starts_with("omp_set_lock") || N.starts_with("omp_unset_lock") || N.starts_with("omp_test_lock") ||
+      N.starts_with("omp_set_nest_lock") || N.starts_with("omp_unset_nest_lock") || N.starts_with("omp_test_nest_lock"))
+    return "OpenMP locks (omp_set_lock)";
+  if (N == "__kmpc_alloc" || N == "omp_alloc" || N == "__kmpc_aligned_alloc")
+    return "OpenMP allocators";
+  return nullptr;
+}
+
+const char *unsupportedOpenMPConstruct(const CallBase *CB) {
+  const Function *G = CB->getCalledFunction();
+  const char *What = G ? unsupportedName(G->getName()) : nullptr;
+  // A taskloop opens a taskgroup first: name the construct the user wrote.
+  if (What && StringRef(What) == "taskgroup")
+    for (const BasicBlock &BB : *CB->getFunction())
+      for (const Instruction &I : BB)
+        if (auto *C = dyn_cast<CallBase>(&I))
+          if (C->getCalledFunction() && C->getCalledFunction()->getName().starts_with("__kmpc_taskloop"))
+            return "taskloop";
+  return What;
+}
+
+void rewriteOpenMPReductions(Function &F) {
+  SmallVector<CallInst *, 4> Reduce, EndNowait, End;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (Function *G = CI->getCalledFunction()) {
+          StringRef N = G->getName();
+          if (N == "__kmpc_reduce" || N == "__kmpc_reduce_nowait")
+            Reduce.push_back(CI);
+          else if (N == "__kmpc_end_reduce_nowait")
+            EndNowait.push_back(CI);
+          else if (N == "__kmpc_end_reduce")
+            End.push_back(CI);
+        }
+  if (Reduce.empty())
+    return;
+  for (CallInst *CI : Reduce) {
+    CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), 2));
+    CI->eraseFromParent();
+  }
+  for (CallInst *CI : EndNowait)
+    CI->eraseFromParent();
+  // The blocking form ends with a barrier, after which every thread may read the result.
+  for (CallInst *CI : End) {
+    IRBuilder<> B(CI);
+    FunctionCallee Bar = F.getParent()->getOrInsertFunction("__kmpc_barrier", B.getVoidTy(), B.getPtrTy(), B.getInt32Ty());
+    B.CreateCall(Bar, {CI->getArgOperand(0), CI->getArgOperand(1)});
+    CI->eraseFromParent();
+  }
+}
+
+static Value *currentGtid(IRBuilder<> &B, Value *Loc) {
+  FunctionCallee G = B.GetInsertBlock()->getModule()->getOrInsertFunction("__kmpc_global_thread_num", B.getInt32Ty(), B.getPtrTy());
+  return B.CreateCall(G, {Loc});
+}
+
+bool emitOpenMPReverseSync(IRBuilder<> &B, const CallBase *I, function_ref<Value *(Value *)> Replay) {
+  const Function *G = I->getCalledFunction();
+  if (!G)
+    return false;
+  StringRef N = G->getName();
+  Module *M = B.GetInsertBlock()->getModule();
+  // loc and the lock are globals, valid in the reverse sweep as they are; the thread id is asked
+  // again, since the reverse region runs on a new team.
+  if (N != "__kmpc_barrier" && N != "__kmpc_critical" && N != "__kmpc_end_critical")
+    return false;
+  Value *Loc = Replay(I->getArgOperand(0));
+  if (N == "__kmpc_barrier") {
+    FunctionCallee F = M->getOrInsertFunction(N, B.getVoidTy(), B.getPtrTy(), B.getInt32Ty());
+    B.CreateCall(F, {Loc, currentGtid(B, Loc)});
+    return true;
+  }
+  if (N == "__kmpc_critical" || N == "__kmpc_end_critical") {
+    StringRef Mirror = N == "__kmpc_critical" ? "__kmpc_end_critical" : "__kmpc_critical";
+    FunctionCallee F = M->getOrInsertFunction(Mirror, B.getVoidTy(), B.getPtrTy(), B.getInt32Ty(), B.getPtrTy());
+    B.CreateCall(F, {Loc, currentGtid(B, Loc), Replay(I->getArgOperand(2))});
+    return true;
+  }
+  return false;
+}
+
+bool isSupportedAtomicUpdate(const Instruction *I) {
+  auto *RMW = dyn_cast<AtomicRMWInst>(I);
+  return RMW && (RMW->getOperation() == AtomicRMWInst::FAdd || RMW->getOperation() == AtomicRMWInst::FSub) &&
+         RMW->use_empty();
+}
+
+} // namespace synthase
