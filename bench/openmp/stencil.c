@@ -61,6 +61,18 @@ int main(int argc, char **argv) {
       r1 = grad;
       for (size_t k = 0; k < sz; ++k)
         g1[k] = du[k];
+      /* one entry against a central difference */
+      size_t k = (size_t)(n / 2) * n + n / 3;
+      double keep = u[k], h = 1e-4; /* the loss is a sum of 10^6 terms: a larger step */
+      u[k] = keep + h;
+      double lp = loss(u, v, n);
+      u[k] = keep - h;
+      double lm = loss(u, v, n);
+      u[k] = keep;
+      if (fabs((lp - lm) / (2 * h) - du[k]) > 1e-4 * (1 + fabs(du[k]))) {
+        fprintf(stderr, "OpenMP stencil: du[%zu] = %.10g, central difference %.10g\n", k, du[k], (lp - lm) / (2 * h));
+        bad = 1;
+      }
     } else {
       for (size_t k = 0; k < sz; ++k)
         if (fabs(du[k] - g1[k]) > 1e-12 * (1 + fabs(g1[k]))) {

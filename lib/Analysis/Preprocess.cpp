@@ -371,6 +371,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
   rewriteOpenMPReductions(*C);
+  captureScalarsByReference(*C);
   lowerTargetArithmetic(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);

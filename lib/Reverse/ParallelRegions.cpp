@@ -71,11 +71,34 @@ Function *threadFunction(Engine &E, Function *Callee, const Twine &Name, ArrayRe
   Value *Off = B.CreateMul(B.CreateZExt(B.CreateAdd(Tid, B.getInt32(1)), I64), B.getInt64(SlotBytes));
   Value *Slot = B.CreateGEP(B.getInt8Ty(), Tapes, Off, "tape");
   StructType *TT = E.tapeType();
+  // Each thread keeps its last tape buffer (grown to what the region needed) for the next fork,
+  // so a gradient called in a loop neither allocates nor faults fresh pages in the region.
+  StructType *CacheTy = StructType::get(PtrT, I64);
+  GlobalVariable *Cache = M.getGlobalVariable("synthase.omp.tape.cache", true);
+  if (!Cache) {
+    Cache = new GlobalVariable(M, CacheTy, false, GlobalValue::InternalLinkage, Constant::getNullValue(CacheTy),
+                               "synthase.omp.tape.cache", nullptr, GlobalValue::InitialExecTLSModel);
+  }
+  Value *CacheP = B.CreateThreadLocalAddress(Cache);
+  Value *CacheBase = B.CreateStructGEP(CacheTy, CacheP, 0), *CacheCap = B.CreateStructGEP(CacheTy, CacheP, 1);
   if (!Reverse) {
+    Value *Kept = B.CreateLoad(PtrT, CacheBase), *KeptCap = B.CreateLoad(I64, CacheCap);
+    BasicBlock *Fresh = BasicBlock::Create(Ctx, "tape.fresh", Fn), *Start = BasicBlock::Create(Ctx, "tape.start", Fn);
+    BasicBlock *From = B.GetInsertBlock();
+    B.CreateCondBr(B.CreateIsNull(Kept), Fresh, Start);
+    B.SetInsertPoint(Fresh);
     Value *Buf = B.CreateCall(runtime(M, "malloc", PtrT, {I64}), {B.getInt64(FirstTapeBytes)});
-    B.CreateStore(Buf, B.CreateStructGEP(TT, Slot, 0));
+    B.CreateBr(Start);
+    B.SetInsertPoint(Start);
+    PHINode *Base = B.CreatePHI(PtrT, 2), *Capacity = B.CreatePHI(I64, 2);
+    Base->addIncoming(Kept, From);
+    Base->addIncoming(Buf, Fresh);
+    Capacity->addIncoming(KeptCap, From);
+    Capacity->addIncoming(B.getInt64(FirstTapeBytes), Fresh);
+    B.CreateStore(ConstantPointerNull::get(cast<PointerType>(PtrT)), CacheBase);
+    B.CreateStore(Base, B.CreateStructGEP(TT, Slot, 0));
     B.CreateStore(B.getInt64(0), B.CreateStructGEP(TT, Slot, 1));
-    B.CreateStore(B.getInt64(FirstTapeBytes), B.CreateStructGEP(TT, Slot, 2));
+    B.CreateStore(Capacity, B.CreateStructGEP(TT, Slot, 2));
   }
   SmallVector<Value *, 12> Args{Fn->getArg(0), Fn->getArg(1)};
   unsigned NextShadow = 2 + Prim.size();
@@ -87,8 +110,20 @@ Function *threadFunction(Engine &E, Function *Callee, const Twine &Name, ArrayRe
   }
   Args.push_back(Slot);
   B.CreateCall(Callee, Args);
-  if (Reverse) {
-    B.CreateCall(runtime(M, "free", Type::getVoidTy(Ctx), {PtrT}), {B.CreateLoad(PtrT, B.CreateStructGEP(TT, Slot, 0))});
+  if (Reverse) { // keep the buffer for this thread's next fork, unless it already keeps one
+    Value *Buf = B.CreateLoad(PtrT, B.CreateStructGEP(TT, Slot, 0));
+    Value *Capacity = B.CreateLoad(I64, B.CreateStructGEP(TT, Slot, 2));
+    BasicBlock *Keep = BasicBlock::Create(Ctx, "tape.keep", Fn), *Drop = BasicBlock::Create(Ctx, "tape.drop", Fn),
+               *Done = BasicBlock::Create(Ctx, "done", Fn);
+    B.CreateCondBr(B.CreateIsNull(B.CreateLoad(PtrT, CacheBase)), Keep, Drop);
+    B.SetInsertPoint(Keep);
+    B.CreateStore(Buf, CacheBase);
+    B.CreateStore(Capacity, CacheCap);
+    B.CreateBr(Done);
+    B.SetInsertPoint(Drop);
+    B.CreateCall(runtime(M, "free", Type::getVoidTy(Ctx), {PtrT}), {Buf});
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
   } else {
     Value *Team = B.CreateCall(runtime(M, "omp_get_num_threads", I32, {}), {});
     B.CreateStore(Team, B.CreateConstGEP1_64(B.getInt8Ty(), Tapes, 4)); // every thread writes the same value

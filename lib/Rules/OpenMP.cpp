@@ -118,6 +118,50 @@ void rewriteOpenMPReductions(Function &F) {
   }
 }
 
+void captureScalarsByReference(Function &F) {
+  SmallVector<CallBase *, 4> Forks;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && isForkCall(CB))
+        if (any_of(drop_begin(CB->args(), 3), [](const Use &U) { return !U->getType()->isPointerTy(); }))
+          Forks.push_back(CB);
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = M.getContext();
+  Type *PtrT = PointerType::getUnqual(Ctx);
+  for (CallBase *CB : Forks) {
+    Function *Region = forkMicrotask(CB);
+    if (!Region || Region->isDeclaration() || Region->arg_size() != CB->arg_size() - 1)
+      continue; // the generators report it
+    std::string Name = (Region->getName() + ".byref").str();
+    Function *Wrap = M.getFunction(Name);
+    if (!Wrap) {
+      SmallVector<Type *, 8> Params(Region->arg_size(), PtrT);
+      Wrap = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false), GlobalValue::InternalLinkage,
+                              Name, M);
+      Wrap->addFnAttr(Attribute::NoUnwind);
+      IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Wrap));
+      SmallVector<Value *, 8> Args;
+      for (Argument &A : Region->args()) {
+        Value *P = Wrap->getArg(A.getArgNo());
+        Args.push_back(A.getType()->isPointerTy() ? P : B.CreateLoad(A.getType(), P));
+      }
+      B.CreateCall(Region, Args);
+      B.CreateRetVoid();
+    }
+    IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
+    IRBuilder<> B(CB);
+    CB->setArgOperand(2, Wrap);
+    for (unsigned K = 3; K < CB->arg_size(); ++K) {
+      Value *V = CB->getArgOperand(K);
+      if (V->getType()->isPointerTy())
+        continue;
+      AllocaInst *Slot = EB.CreateAlloca(V->getType(), nullptr, "omp.captured");
+      B.CreateStore(V, Slot);
+      CB->setArgOperand(K, Slot);
+    }
+  }
+}
+
 static Value *currentGtid(IRBuilder<> &B, Value *Loc) {
   FunctionCallee G = B.GetInsertBlock()->getModule()->getOrInsertFunction("__kmpc_global_thread_num", B.getInt32Ty(), B.getPtrTy());
   return B.CreateCall(G, {Loc});

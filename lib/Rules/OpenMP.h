@@ -27,6 +27,11 @@ const char *unsupportedOpenMPConstruct(const llvm::CallBase *CB);
 /// where no derivative can follow; the atomic add's adjoint is the broadcast of the shared
 /// variable's adjoint to every private copy. `__kmpc_end_reduce` keeps its barrier.
 void rewriteOpenMPReductions(llvm::Function &F);
+/// clang passes a `firstprivate` scalar (and loop bounds) to the region by value, a double as the
+/// i64 of its bits. A derivative cannot follow a value into a forked region, so in F's clone each
+/// fork passes every scalar by address instead (a local holding it) to a wrapper of the region
+/// that loads it: the local's shadow then carries the tangent in, and the adjoint out.
+void captureScalarsByReference(llvm::Function &F);
 
 /// In a reverse sweep, the runtime call that mirrors I, emitted at B: `__kmpc_barrier` again,
 /// and a critical section entered at its end and left at its start. Returns true if I needed one.
