@@ -77,7 +77,7 @@ Function *threadFunction(Engine &E, Function *Callee, const Twine &Name, ArrayRe
   GlobalVariable *Cache = M.getGlobalVariable("synthase.omp.tape.cache", true);
   if (!Cache) {
     Cache = new GlobalVariable(M, CacheTy, false, GlobalValue::InternalLinkage, Constant::getNullValue(CacheTy),
-                               "synthase.omp.tape.cache", nullptr, GlobalValue::InitialExecTLSModel);
+                               "synthase.omp.tape.cache", nullptr, GlobalValue::GeneralDynamicTLSModel);
   }
   Value *CacheP = B.CreateThreadLocalAddress(Cache);
   Value *CacheBase = B.CreateStructGEP(CacheTy, CacheP, 0), *CacheCap = B.CreateStructGEP(CacheTy, CacheP, 1);
@@ -161,6 +161,20 @@ void GradientGen::augFork(CallBase *CB, Instruction *C) {
     return; // nothing active crosses the region: it runs as it is, once, in the forward sweep
   if (F->arg_size() != CS.Acts.size())
     return fail(CB, "this OpenMP parallel region's function does not take the captured values the fork passes");
+  bool Reduction = false;
+  if (const Instruction *Bad = orderDependentCriticalUpdate(*E.primalOf(F), Reduction)) {
+    if (Lane == 0) {
+      if (Reduction)
+        reportError(F, Bad, "reverse mode: the OpenMP construct 'reduction' with an operator other than + (max, min, *) is not supported",
+                    "use reduction(+:...), or compute the max/min/product after the parallel loop; forward mode supports it");
+      else
+        reportError(F, Bad, "reverse mode: this OpenMP critical section updates shared data other than by adding to it; "
+                            "its adjoint would depend on the order in which the threads entered it",
+                    "write the update as s += v (or s -= v), or use forward mode");
+    }
+    Failed = true;
+    return;
+  }
   GradientPair GP = E.gradientPair(CS);
   if (!GP.Augmented || !GP.Reverse) {
     Failed = true;

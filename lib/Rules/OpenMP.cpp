@@ -2,7 +2,11 @@
 #include "Rules/OpenMP.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace llvm;
 
@@ -87,6 +91,34 @@ const char *unsupportedOpenMPConstruct(const CallBase *CB) {
   return What;
 }
 
+/// Whether the atomic path of the reduction R (case 2 of the switch on its result) uses only the
+/// atomic updates the generators differentiate (a floating-point add or subtract).
+static bool atomicPathDifferentiable(CallInst *R) {
+  for (User *U : R->users()) {
+    auto *SI = dyn_cast<SwitchInst>(U);
+    if (!SI)
+      continue;
+    BasicBlock *Merge = SI->getDefaultDest(), *Case2 = nullptr;
+    for (auto &C : SI->cases())
+      if (C.getCaseValue()->equalsInt(2))
+        Case2 = C.getCaseSuccessor();
+    if (!Case2)
+      return false;
+    SmallVector<BasicBlock *, 8> Work{Case2};
+    SmallPtrSet<BasicBlock *, 8> Seen{Case2};
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      for (Instruction &I : *BB)
+        if (I.isAtomic() && !isSupportedAtomicUpdate(&I))
+          return false; // max, min, * or a user-defined combiner: a compare-exchange loop
+      for (BasicBlock *S : successors(BB))
+        if (S != Merge && Seen.insert(S).second)
+          Work.push_back(S);
+    }
+  }
+  return true;
+}
+
 void rewriteOpenMPReductions(Function &F) {
   SmallVector<CallInst *, 4> Reduce, EndNowait, End;
   for (BasicBlock &BB : F)
@@ -103,19 +135,126 @@ void rewriteOpenMPReductions(Function &F) {
         }
   if (Reduce.empty())
     return;
+  // Sums take the atomic path (2). Other operators take the combining path (1), which reads and
+  // writes the shared variable with plain loads and stores: every thread takes it, one at a time
+  // in a critical section on the reduction's lock, and the reverse mirrors that section.
+  bool Atomic = all_of(Reduce, atomicPathDifferentiable);
+  Module &M = *F.getParent();
+  Type *PtrT = PointerType::getUnqual(M.getContext()), *I32 = Type::getInt32Ty(M.getContext());
+  Type *VoidT = Type::getVoidTy(M.getContext());
+  FunctionCallee Bar = M.getOrInsertFunction("__kmpc_barrier", VoidT, PtrT, I32);
+  FunctionCallee Enter = M.getOrInsertFunction("__kmpc_critical", VoidT, PtrT, I32, PtrT);
+  FunctionCallee Leave = M.getOrInsertFunction("__kmpc_end_critical", VoidT, PtrT, I32, PtrT);
   for (CallInst *CI : Reduce) {
-    CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), 2));
+    if (!Atomic) { // (loc, gtid, n, size, data, combiner, lock)
+      CallInst *C = IRBuilder<>(CI).CreateCall(Enter, {CI->getArgOperand(0), CI->getArgOperand(1), CI->getArgOperand(6)});
+      C->setMetadata("synthase.omp.reduction", MDNode::get(M.getContext(), {}));
+    }
+    CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), Atomic ? 2 : 1));
     CI->eraseFromParent();
   }
-  for (CallInst *CI : EndNowait)
+  // The end calls take (loc, gtid, lock). The blocking form ends with a barrier, after which
+  // every thread may read the result.
+  for (CallInst *CI : EndNowait) {
+    if (!Atomic)
+      IRBuilder<>(CI).CreateCall(Leave, {CI->getArgOperand(0), CI->getArgOperand(1), CI->getArgOperand(2)});
     CI->eraseFromParent();
-  // The blocking form ends with a barrier, after which every thread may read the result.
+  }
   for (CallInst *CI : End) {
     IRBuilder<> B(CI);
-    FunctionCallee Bar = F.getParent()->getOrInsertFunction("__kmpc_barrier", B.getVoidTy(), B.getPtrTy(), B.getInt32Ty());
+    if (!Atomic)
+      B.CreateCall(Leave, {CI->getArgOperand(0), CI->getArgOperand(1), CI->getArgOperand(2)});
     B.CreateCall(Bar, {CI->getArgOperand(0), CI->getArgOperand(1)});
     CI->eraseFromParent();
   }
+}
+
+/// The same address computed twice (clang reloads a captured pointer before the store).
+static bool samePointer(const Value *A, const Value *B) {
+  if (A == B)
+    return true;
+  if (auto *LA = dyn_cast<LoadInst>(A))
+    if (auto *LB = dyn_cast<LoadInst>(B))
+      return LA->getType() == LB->getType() && samePointer(LA->getPointerOperand(), LB->getPointerOperand());
+  auto *GA = dyn_cast<GetElementPtrInst>(A), *GB = dyn_cast<GetElementPtrInst>(B);
+  if (!GA || !GB || GA->getSourceElementType() != GB->getSourceElementType() || GA->getNumOperands() != GB->getNumOperands() ||
+      !samePointer(GA->getPointerOperand(), GB->getPointerOperand()))
+    return false;
+  for (unsigned K = 1; K < GA->getNumOperands(); ++K)
+    if (GA->getOperand(K) != GB->getOperand(K))
+      return false;
+  return true;
+}
+
+/// The load of the old value when V is `old + x`, `x + old`, `old - x` or fmuladd/fma(a, b, old).
+static LoadInst *additiveOld(Value *V, const Value *Ptr) {
+  SmallVector<Value *, 2> Cands;
+  if (auto *BO = dyn_cast<BinaryOperator>(V)) {
+    if (BO->getOpcode() == Instruction::FAdd)
+      Cands = {BO->getOperand(0), BO->getOperand(1)};
+    else if (BO->getOpcode() == Instruction::FSub)
+      Cands = {BO->getOperand(0)};
+  } else if (auto *II = dyn_cast<IntrinsicInst>(V)) {
+    if (II->getIntrinsicID() == Intrinsic::fmuladd || II->getIntrinsicID() == Intrinsic::fma)
+      Cands = {II->getArgOperand(2)};
+  }
+  for (Value *C : Cands)
+    if (auto *L = dyn_cast<LoadInst>(C); L && L->hasOneUse() && samePointer(L->getPointerOperand(), Ptr))
+      return L;
+  return nullptr;
+}
+
+const Instruction *orderDependentCriticalUpdate(Function &F, bool &Reduction) {
+  auto named = [](const Instruction &I, StringRef N) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    return CB && CB->getCalledFunction() && CB->getCalledFunction()->getName() == N;
+  };
+  auto shared = [](const Value *P) { return !isa<AllocaInst>(getUnderlyingObject(P, 16)); };
+  for (BasicBlock &BB : F)
+    for (Instruction &Start : BB) {
+      if (!named(Start, "__kmpc_critical"))
+        continue;
+      // The section: what runs from the entry to every end reached first.
+      SmallVector<StoreInst *, 4> Stores;
+      SmallVector<LoadInst *, 8> Loads;
+      SmallVector<BasicBlock::iterator, 8> Work{std::next(Start.getIterator())};
+      SmallPtrSet<BasicBlock *, 8> Seen;
+      while (!Work.empty()) {
+        BasicBlock::iterator It = Work.pop_back_val();
+        BasicBlock *B = It->getParent();
+        bool Ended = false;
+        for (; It != B->end(); ++It) {
+          if (named(*It, "__kmpc_end_critical")) {
+            Ended = true;
+            break;
+          }
+          if (auto *S = dyn_cast<StoreInst>(&*It); S && S->getValueOperand()->getType()->isFPOrFPVectorTy() &&
+                                                   shared(S->getPointerOperand()))
+            Stores.push_back(S);
+          if (auto *L = dyn_cast<LoadInst>(&*It); L && L->getType()->isFPOrFPVectorTy() && shared(L->getPointerOperand()))
+            Loads.push_back(L);
+        }
+        if (!Ended)
+          for (BasicBlock *S : successors(B))
+            if (Seen.insert(S).second)
+              Work.push_back(S->begin());
+      }
+      Reduction = Start.getMetadata("synthase.omp.reduction") != nullptr;
+      SmallPtrSet<const Value *, 4> Accumulators;
+      SmallPtrSet<const LoadInst *, 4> Additive;
+      for (StoreInst *S : Stores) {
+        LoadInst *Old = additiveOld(S->getValueOperand(), S->getPointerOperand());
+        if (!Old || !is_contained(Loads, Old))
+          return S;
+        Additive.insert(Old);
+        Accumulators.insert(getUnderlyingObject(S->getPointerOperand(), 16));
+      }
+      // Reading an accumulator for anything else sees a value that depends on the order.
+      for (LoadInst *L : Loads)
+        if (!Additive.count(L) && Accumulators.count(getUnderlyingObject(L->getPointerOperand(), 16)))
+          return L;
+    }
+  return nullptr;
 }
 
 void captureScalarsByReference(Function &F) {

@@ -21,11 +21,12 @@ bool isInactiveOpenMPCall(llvm::StringRef Name);
 /// The construct a runtime entry point implements, when derivatives through it are not supported
 /// (tasks, taskloop, target offload, ordered, ...); null otherwise.
 const char *unsupportedOpenMPConstruct(const llvm::CallBase *CB);
-/// Reductions in a region about to be differentiated take the runtime's atomic path, always:
-/// `__kmpc_reduce(_nowait)` answers 2, so each thread adds its private copy into the shared
-/// variable with an atomic add. The tree path would combine private copies inside the runtime,
-/// where no derivative can follow; the atomic add's adjoint is the broadcast of the shared
-/// variable's adjoint to every private copy. `__kmpc_end_reduce` keeps its barrier.
+/// Reductions in a region about to be differentiated never take the runtime's tree path, which
+/// combines private copies inside libomp where no derivative can follow. Sums take the atomic
+/// path: `__kmpc_reduce(_nowait)` answers 2, each thread adds its private copy into the shared
+/// variable with an atomic add, whose adjoint is the broadcast of the shared variable's adjoint to
+/// every private copy. Other operators (max, min, *) take the combining path (1) inside a critical
+/// section on the reduction's lock. `__kmpc_end_reduce` keeps its barrier.
 void rewriteOpenMPReductions(llvm::Function &F);
 /// clang passes a `firstprivate` scalar (and loop bounds) to the region by value, a double as the
 /// i64 of its bits. A derivative cannot follow a value into a forked region, so in F's clone each
@@ -38,6 +39,13 @@ void captureScalarsByReference(llvm::Function &F);
 /// Replay gives an operand's primal value in the reverse sweep.
 bool emitOpenMPReverseSync(llvm::IRBuilder<> &B, const llvm::CallBase *I,
                            llvm::function_ref<llvm::Value *(llvm::Value *)> Replay);
+
+/// Reverse mode runs the reverse of critical sections in whatever order threads arrive, so a
+/// section may only update shared floats by adding to them (`s += v`, `s -= v`): those reverses
+/// commute. Returns the first store or load of a critical section in F that breaks this (a
+/// `max`, `*`, or a read of the accumulated value), with Reduction set when the section is a
+/// reduction's combining step (see rewriteOpenMPReductions); null when every section is additive.
+const llvm::Instruction *orderDependentCriticalUpdate(llvm::Function &F, bool &Reduction);
 
 /// `atomicrmw fadd/fsub` whose old value is unused: the update form of `#pragma omp atomic` and of
 /// a reduction's atomic path, which both modes differentiate.
