@@ -145,4 +145,31 @@ else
   echo "bench: tape reuse benchmark did not compile" >&2
   status=1
 fi
+# Issue 18: an OpenMP stencil, reverse-mode gradient ÷ primal at 1, 2 and 4 threads and the
+# speed-up of each (full run only: the timings need the machine to itself).
+if [ "${args[0]:-}" != "--quick" ]; then
+  if "$build/bin/synthase-cc" -fopenmp -O2 "$root/bench/openmp/stencil.c" -o "$build/bench/openmp-stencil" -lm; then
+    omp_table=$(
+      echo "### OpenMP stencil: reverse mode ÷ primal and parallel speed-up (\`bench/openmp/stencil.c\`, $(nproc) cores)"
+      echo
+      echo "| kernel | primal | gradient | gradient ÷ primal | primal speed-up | gradient speed-up |"
+      echo "|---|---|---|---|---|---|"
+      "$build/bench/openmp-stencil" 1024 20 || echo "| OpenMP stencil FAILED | | | | | |"
+    )
+    printf '\n%s\n' "$omp_table" | tee -a "$build/bench/results.md"
+    grep -q "FAILED\|MISMATCH" <<<"$omp_table" && status=1
+    python3 - "$root/bench/README.md" "$omp_table" <<'PY'
+import sys, time
+path, table = sys.argv[1], sys.argv[2]
+text = open(path).read()
+start, end = "<!-- openmp:begin -->", "<!-- openmp:end -->"
+if start in text and end in text:
+    new = f"{start}\n{time.strftime('%Y-%m-%d %H:%M')}\n\n{table}\n{end}"
+    open(path, "w").write(text[:text.index(start)] + new + text[text.index(end) + len(end):])
+PY
+  else
+    echo "bench: OpenMP stencil did not compile" >&2
+    status=1
+  fi
+fi
 exit $status

@@ -207,6 +207,9 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
     } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
       if (shadowed(SI->getPointerOperand()))
         useful(SI->getValueOperand());
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) { // `#pragma omp atomic` x += v stores too
+      if (shadowed(RMW->getPointerOperand()))
+        useful(RMW->getValOperand());
     } else if (auto *CB = dyn_cast<CallBase>(&I)) {
       Function *G = CB->getCalledFunction();
       if (!findLocalRule(&I) && !isAllocator(G) && !isInactiveFunction(G))

@@ -8,6 +8,7 @@
 #include "Reverse/Tape.h"
 #include "Engine/FunctionShadows.h"
 #include "Rules/SortRules.h"
+#include "Rules/OpenMP.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Analysis/ConstantFolding.h"
@@ -371,6 +372,8 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
   raiseIterationCounts(*C); // after inlining: callees brought in are at this order too
+  rewriteOpenMPReductions(*C);
+  captureScalarsByReference(*C);
   lowerTargetArithmetic(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);

@@ -30,9 +30,12 @@ struct Signature {
   /// Reverse mode: the function returns a pointer whose shadow the caller needs; the augmented
   /// sweep then returns {primal, shadow}.
   bool RetShadow = false;
+  /// Reverse mode: the function runs on several threads at once (an OpenMP region and its
+  /// callees), so adjoints are added into shared shadow memory atomically.
+  bool Parallel = false;
   bool operator<(const Signature &O) const {
-    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow) <
-           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel, O.RetShadow);
+    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow, Parallel) <
+           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel, O.RetShadow, O.Parallel);
   }
 };
 

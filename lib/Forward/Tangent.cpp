@@ -14,6 +14,8 @@
 #include "Rules/Rules.h"
 #include "Rules/CallJacobians.h"
 #include "Rules/InactiveLibraryCalls.h"
+#include "Rules/OpenMP.h"
+#include "Forward/ParallelTangent.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/Constants.h"
@@ -305,6 +307,14 @@ static Value *underlyingArg(Value *P) {
 
 void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
   if (Value *P = atomicPointer(I)) {
+    if (active(P) && isSupportedAtomicUpdate(I)) { // `#pragma omp atomic` x += v: the tangents add atomically too
+      auto *RMW = cast<AtomicRMWInst>(I);
+      if (activeArg(RMW->getValOperand()))
+        for (unsigned l = 0; l < W; ++l)
+          B.CreateAtomicRMW(RMW->getOperation(), lane(P, l), lane(RMW->getValOperand(), l), RMW->getAlign(),
+                            RMW->getOrdering(), RMW->getSyncScopeID());
+      return;
+    }
     if (active(P)) {
       refuseAtomic(Sig.Fn, I);
       Failed = true;
@@ -383,6 +393,17 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   Function *Callee = I->getCalledFunction();
   if (isIgnorableIntrinsic(I))
     return;
+  if (isForkCall(I)) { // an OpenMP parallel region: its tangent is forked instead
+    ForkResult R = emitTangentFork(E, Sig, I, C, [&](Value *V, unsigned l) { return activeArg(V) ? lane(V, l) : nullptr; });
+    if (R == ForkResult::Failed)
+      Failed = true;
+    else if (R == ForkResult::Replaced)
+      VMap[I] = nullptr;
+    return;
+  }
+  if (const char *What = unsupportedOpenMPConstruct(I))
+    return fail(I, Twine("the OpenMP construct '") + What + "' is not supported in differentiated code",
+                "keep it outside the function you differentiate, or restructure it as a parallel for");
   if (hasJacobianRule(I)) {
     if (any_of(I->args(), [&](Use &U) { return activeArg(U.get()); }))
       Tan[I] = jacobianTangents(I, B, [&](Value *V) { return primal(V); }, W, [&](unsigned A, unsigned l) {

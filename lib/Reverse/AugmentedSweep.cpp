@@ -2,6 +2,7 @@
 // tape what the reverse sweep cannot recompute.
 #include "Reverse/GradientGen.h"
 #include "Reverse/CustomArgumentMemory.h"
+#include "Rules/OpenMP.h"
 #include "Reverse/ShadowCheck.h"
 
 namespace synthase {
@@ -42,6 +43,7 @@ Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Basic
 Signature GradientGen::calleeSignature(CallBase *CB) {
   Function *G = CB->getCalledFunction();
   Signature S{G, DiffMode::Reverse, {}, Sig.Width, false, carriesDerivative(CB->getType()) && active(CB)};
+  S.Parallel = Sig.Parallel; // a callee of a parallel region runs on every thread too
   S.RetShadow = CB->getType()->isPointerTy() && shadowed(CB);
   for (Use &U : CB->args()) {
     Type *T = U->getType();
@@ -189,7 +191,7 @@ void GradientGen::augInstruction(Instruction *I) {
       AllocOutShadow[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, augShadow(CB->getArgOperand(A->Out)),
                                                I->getName() + ".shadow");
   }
-  if (Value *P = atomicPointer(I); P && shadowed(P) && Lane == 0) {
+  if (Value *P = atomicPointer(I); P && shadowed(P) && Lane == 0 && !isSupportedAtomicUpdate(I)) {
     refuseAtomic(Sig.Fn, I);
     Failed = true;
   }
@@ -240,6 +242,16 @@ void GradientGen::augInstruction(Instruction *I) {
       refuseUnshadowedWrite(Sig.Fn, MT, MT->getDest(), false);
       Failed = true;
     }
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    if (isForkCall(CB)) { // an OpenMP parallel region
+      if (lastLane())
+        augFork(CB, C);
+      return;
+    }
+    if (const char *What = unsupportedOpenMPConstruct(CB))
+      return fail(I, Twine("the OpenMP construct '") + What + "' is not supported in differentiated code",
+                  "keep it outside the function you differentiate, or restructure it as a parallel for");
+  }
   // A callee's pair takes every lane's shadows at once: called when the last lane is reached.
   if (isDefinedCall(I) && lastLane()) {
     auto *CB = cast<CallBase>(I);

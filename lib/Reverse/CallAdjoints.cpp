@@ -2,12 +2,15 @@
 #include "Reverse/GradientGen.h"
 #include "Analysis/FloatFreeMemory.h"
 #include "Rules/InactiveLibraryCalls.h"
+#include "Rules/OpenMP.h"
 
 namespace synthase {
 namespace gradient {
 
 void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   Function *G = CB->getCalledFunction();
+  if (isForkCall(CB))
+    return reverseFork(CB, B, Bd);
   if (auto *MI = dyn_cast<MemIntrinsic>(CB))
     return reverseMemTransfer(MI, B, Bd);
   if (hasJacobianRule(CB)) {
@@ -104,6 +107,11 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
       Value *N = bytesRead(Bd, *R, revPrimal(CB, B), [&](unsigned K) { return revPrimal(CB->getArgOperand(K), B); });
       Bd.CreateMemSet(revShadow(Buf, B), Bd.getInt8(0), N, MaybeAlign());
     }
+    return;
+  }
+  if (G && isInactiveOpenMPCall(G->getName())) {
+    if (Lane == 0) // barriers and critical sections hold in the reverse region too
+      emitOpenMPReverseSync(Bd, CB, [&](Value *V) { return revPrimal(V, B); });
     return;
   }
   if ((G && isKnownInactiveCallee(G->getName())) || isInactiveSyscall(*CB))

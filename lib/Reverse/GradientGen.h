@@ -220,6 +220,17 @@ private:
   DenseMap<const Value *, Value *> ReallocOldSize; // realloc in Src -> old shadow size in Aug (per lane)
   DenseMap<const Value *, Value *> AllocOutShadow; // posix_memalign in Src -> shadow block in Aug (per lane)
   Signature calleeSignature(CallBase *CB);
+
+  // OpenMP parallel regions (ParallelRegions.cpp): the region's pair runs on each thread with a
+  // tape of its own, and adjoints go into shared shadows atomically.
+  /// Fork call in Src -> the threads' tapes in Aug, and the function the reverse sweep forks.
+  DenseMap<const Value *, std::pair<Value *, Function *>> Forks;
+  void augFork(CallBase *CB, Instruction *C);
+  void reverseFork(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
+  void reverseAtomicUpdate(Instruction *I, BasicBlock *B, IRBuilder<> &Bd);
+  /// With Sig.Parallel: adds D into the shadow at Addr atomically unless the memory is private to
+  /// the thread (a local of the region). Returns false when a plain add is right.
+  bool atomicAccumulate(IRBuilder<> &Bd, const Value *SrcPtr, Value *Addr, Value *D, Align A);
 };
 
 /// A call of a function with a body that gets its own gradient pair (not an intrinsic, a rule or

@@ -1,6 +1,7 @@
 // Reverse mode, adjoint sweep: adjoint slots and the adjoint code of each instruction.
 #include "Reverse/GradientGen.h"
 #include "Reverse/GradientLogger.h"
+#include "Rules/OpenMP.h"
 
 namespace synthase {
 namespace gradient {
@@ -81,6 +82,8 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     if (!findLocalRule(I) && classify(I) != RuleClass::Inactive)
       return reverseCall(CB, B, Bd);
   }
+  if (isSupportedAtomicUpdate(I))
+    return reverseAtomicUpdate(I, B, Bd);
   if (!active(I))
     return;
   if (Lane == 0)
@@ -110,6 +113,8 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     Value *SP = revShadow(LI->getPointerOperand(), B);
     Type *AT = Act.adjointType(I);
+    if (Sig.Parallel && atomicAccumulate(Bd, LI->getPointerOperand(), guardRev(Bd, SP, LI->getPointerOperand(), B, AT, true), D, LI->getAlign()))
+      return;
     Value *Old = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, LI->getPointerOperand(), B, AT, false), LI->getAlign());
     Bd.CreateAlignedStore(addDerivatives(Bd, Old, D), guardRev(Bd, SP, LI->getPointerOperand(), B, AT, true),
                           LI->getAlign());
