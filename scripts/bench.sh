@@ -91,4 +91,33 @@ else
   echo "bench: tape reuse benchmark did not compile" >&2
   status=1
 fi
+# Issue 18: the distributed heat solver (examples/mpi_heat): gradient ÷ primal at 1, 2 and 4
+# ranks, and each one's speed-up over 1 rank (full run only; needs mpirun).
+if [ "${args[0]:-}" != "--quick" ] && command -v mpirun >/dev/null && command -v mpicc >/dev/null; then
+  if "$build/bin/synthase-cc" -O2 "$root/examples/mpi_heat/heat.c" -o "$build/bench/mpi-heat" \
+      $(mpicc --showme:compile) $(mpicc --showme:link) -lm; then
+    table=$(
+      echo "### MPI heat solver (examples/mpi_heat: 400000 cells, 200 steps, halo exchange + allreduce loss; $(nproc) cores)"
+      echo
+      echo "| ranks | primal | gradient | gradient ÷ primal | primal speed-up | gradient speed-up |"
+      echo "|---|---|---|---|---|---|"
+      p1=""; g1=""
+      for np in 1 2 4; do
+        if line=$(mpirun --allow-run-as-root --oversubscribe -np $np "$build/bench/mpi-heat" bench 400000 200); then
+          read -r _ tp tg <<<"$line"
+          [ -z "$p1" ] && p1=$tp && g1=$tg
+          awk -v n=$np -v p=$tp -v g=$tg -v p1=$p1 -v g1=$g1 \
+            'BEGIN { printf "| %d | %.1f ms | %.1f ms | %.2f | %.2f | %.2f |\n", n, 1e3*p, 1e3*g, g/p, p1/p, g1/g }'
+        else
+          echo "| $np FAILED | | | | | |"
+        fi
+      done
+    )
+    printf '\n%s\n' "$table" | tee -a "$build/bench/results.md"
+    grep -q "FAILED" <<<"$table" && status=1
+  else
+    echo "bench: the MPI heat solver did not compile" >&2
+    status=1
+  fi
+fi
 exit $status

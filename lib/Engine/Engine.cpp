@@ -1,5 +1,6 @@
 #include "Engine/Engine.h"
 #include "Rules/InactiveLibraryCalls.h"
+#include "Rules/MPI.h"
 #include "Analysis/UserAnnotations.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
@@ -105,7 +106,7 @@ bool isKnownInactiveCallee(StringRef N) {
       .Cases({"time", "clock", "clock_gettime", "gettimeofday", "rand", "srand", "random"}, true)
       .Cases({"exit", "abort", "__assert_fail", "__cxa_pure_virtual", "strlen", "strcmp"}, true)
       .Cases({"memcmp", "getenv", "atoi", "atof", "strtod", "strtol", "fopen", "fclose"}, true)
-      .Default(isInactiveLibraryCall(N));
+      .Default(isInactiveLibraryCall(N) || isInactiveMPICall(N));
 }
 
 } // namespace synthase

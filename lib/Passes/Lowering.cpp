@@ -9,6 +9,7 @@
 #include "Passes/Lowering.h"
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
+#include "Rules/MPI.h"
 #include "Passes/Inlining.h"
 #include "Passes/NestingOrder.h"
 #include "Passes/SplitMode.h"
@@ -510,6 +511,7 @@ bool lowerModule(Module &M, const Options &O) {
     M.print(errs() << "; *** Synthase: module before AD ***\n", nullptr);
   Engine E(M);
   registerUserAllocators(M);
+  registerMPIDerivatives(M); // before the registrations are read: they are among them
   E.customs().read(M, O.When);
   applyUserAnnotations(M);
   bool Changed = dropTypeHints(M);

@@ -2,6 +2,7 @@
 // tape what the reverse sweep cannot recompute.
 #include "Reverse/GradientGen.h"
 #include "Reverse/ShadowCheck.h"
+#include "Rules/MPI.h"
 
 namespace synthase {
 namespace gradient {
@@ -226,6 +227,10 @@ void GradientGen::augInstruction(Instruction *I) {
     bool Any = CS.RetActive || CS.RetShadow || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
     if (!Any)
       return; // runs as it is, once, in the forward sweep
+    if (!checkMPICall(Sig.Fn, CB)) {
+      Failed = true;
+      return;
+    }
     GradientPair GP = E.gradientPair(CS);
     if (!GP.Augmented) {
       Failed = true;
