@@ -97,13 +97,13 @@ if [ "${args[0]:-}" != "--quick" ] && command -v mpirun >/dev/null && command -v
   if "$build/bin/synthase-cc" -O2 "$root/examples/mpi_heat/heat.c" -o "$build/bench/mpi-heat" \
       $(mpicc --showme:compile) $(mpicc --showme:link) -lm; then
     table=$(
-      echo "### MPI heat solver (examples/mpi_heat: 400000 cells, 200 steps, halo exchange + allreduce loss; $(nproc) cores)"
+      echo "### MPI heat solver (examples/mpi_heat: 200000 cells, 100 steps, halo exchange + allreduce loss; $(nproc) cores)"
       echo
       echo "| ranks | primal | gradient | gradient ÷ primal | primal speed-up | gradient speed-up |"
       echo "|---|---|---|---|---|---|"
       p1=""; g1=""
       for np in 1 2 4; do
-        if line=$(mpirun --allow-run-as-root --oversubscribe -np $np "$build/bench/mpi-heat" bench 400000 200); then
+        if line=$(mpirun --allow-run-as-root --oversubscribe -np $np "$build/bench/mpi-heat" bench 200000 100); then
           read -r _ tp tg <<<"$line"
           [ -z "$p1" ] && p1=$tp && g1=$tg
           awk -v n=$np -v p=$tp -v g=$tg -v p1=$p1 -v g1=$g1 \

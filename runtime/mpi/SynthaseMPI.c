@@ -130,6 +130,14 @@ typedef struct {
   int source, tag;
 } Origin;
 
+/// Where the message a receive from (src, tag) matched came from: the status says so for a
+/// wildcard; otherwise the call's own values (a receive from MPI_PROC_NULL reports MPI_ANY_TAG,
+/// which no send may use).
+static Origin originOf(int src, int tag, const MPI_Status *st) {
+  Origin o = {src == MPI_ANY_SOURCE ? st->MPI_SOURCE : src, tag == MPI_ANY_TAG ? st->MPI_TAG : tag};
+  return o;
+}
+
 static void keepStatus(MPI_Status *user, const MPI_Status *st) {
   if (user != MPI_STATUS_IGNORE)
     *user = *st;
@@ -144,7 +152,8 @@ int64_t __synthase_mpi_recv_fwd(void *buf, void *dbuf, int n, int n_, MPI_Dataty
   size_t es = activeSize(T);
   if (es) {
     void *t = dbuf ? NULL : scratch(n, es);
-    MPI_Recv(dbuf ? dbuf : t, n, T, s.MPI_SOURCE, s.MPI_TAG, c, MPI_STATUS_IGNORE);
+    Origin o = originOf(src, tag, &s);
+    MPI_Recv(dbuf ? dbuf : t, n, T, o.source, o.tag, c, MPI_STATUS_IGNORE);
     free(t);
   }
   return fwdResult(r);
@@ -159,7 +168,7 @@ AugResult __synthase_mpi_recv_aug(void *buf, void *dbuf, int n, int n_, MPI_Data
   Origin *o = NULL;
   if (activeSize(T)) {
     o = scratch(1, sizeof *o);
-    o->source = s.MPI_SOURCE, o->tag = s.MPI_TAG;
+    *o = originOf(src, tag, &s);
   }
   return aug(o, r);
 }
@@ -193,7 +202,8 @@ int64_t __synthase_mpi_sendrecv_fwd(const void *sb, const void *dsb, int sn, int
     void *z = (ses && !dsb) ? scratch(sn, ses) : NULL;
     void *t = (res && !drb) ? scratch(rn, res) : NULL;
     MPI_Sendrecv(ses ? (dsb ? dsb : z) : NULL, ses ? sn : 0, ST, ses ? dest : MPI_PROC_NULL, stag,
-                 res ? (drb ? drb : t) : NULL, res ? rn : 0, RT, res ? s.MPI_SOURCE : MPI_PROC_NULL, rtag, c,
+                 res ? (drb ? drb : t) : NULL, res ? rn : 0, RT, res ? originOf(src, rtag, &s).source : MPI_PROC_NULL,
+                 originOf(src, rtag, &s).tag, c,
                  MPI_STATUS_IGNORE);
     free(z), free(t);
   }
@@ -208,7 +218,7 @@ AugResult __synthase_mpi_sendrecv_aug(const void *sb, void *dsb, int sn, int sn_
   int r = MPI_Sendrecv(sb, sn, ST, dest, stag, rb, rn, RT, src, rtag, c, &s);
   keepStatus(st, &s);
   Origin *o = scratch(1, sizeof *o);
-  o->source = s.MPI_SOURCE, o->tag = s.MPI_TAG;
+  *o = originOf(src, rtag, &s);
   return aug(o, r);
 }
 
@@ -389,8 +399,8 @@ static void postAdjoint(Shadow *s) {
 
 static void noteSource(Shadow *s, const MPI_Status *st) {
   if (s && s->kind == IRECV) {
-    s->peer = st->MPI_SOURCE;
-    s->tag = st->MPI_TAG;
+    Origin o = originOf(s->peer, s->tag, st);
+    s->peer = o.source, s->tag = o.tag;
   }
 }
 

@@ -1,7 +1,7 @@
 // MPI inside differentiated code, forward and reverse, against the serial computation: blocking
 // point-to-point (a ring of MPI_Send/MPI_Recv), MPI_Sendrecv, MPI_Bcast, MPI_Reduce and
 // MPI_Allreduce (sum; max and min by the arg-location rule; MPI_IN_PLACE), MPI_Gather,
-// MPI_Scatter, MPI_Allgather, an inactive MPI_INT reduction, MPI_Barrier and communicator
+// MPI_Scatter, MPI_Allgather, receives from MPI_ANY_SOURCE/MPI_ANY_TAG, an inactive MPI_INT reduction, MPI_Barrier and communicator
 // queries, and MPI_FLOAT data.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 %mpiflags -lm && %mpirun -np 2 %t0 && %mpirun -np 4 %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 %mpiflags -lm && %mpirun -np 2 %t2 && %mpirun -np 4 %t2
@@ -135,6 +135,61 @@ static double coll_serial(const double *z) {
   return s * (1.0 + 0.125 * npos);
 }
 
+/* Wildcard receives: rank 0 collects one value from every rank with MPI_ANY_SOURCE/MPI_ANY_TAG
+ * and files it by the status (the adjoint goes back to the actual sender); a Reduce in place at
+ * the root (NULL receive buffer elsewhere) and a Bcast of the loss. */
+static void wildcards(const double *x, double *p, double *out) {
+  int rank, size;
+  MPI_Comm_rank(COMM, &rank);
+  MPI_Comm_size(COMM, &size);
+  double s = 0, tot = 0, y[N];
+  for (int i = 0; i < N; ++i)
+    s += x[i] * x[i] * p[0] + sin(x[i]);
+  if (rank == 0) {
+    double w[MAXP];
+    w[0] = s;
+    for (int k = 1; k < size; ++k) {
+      double v;
+      MPI_Status st;
+      MPI_Recv(&v, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, COMM, &st);
+      w[st.MPI_SOURCE] = v * (1 + st.MPI_TAG);
+    }
+    for (int b = 0; b < size; ++b)
+      tot += w[b] * w[b] * p[1];
+  } else {
+    MPI_Send(&s, 1, MPI_DOUBLE, 0, rank, COMM);
+  }
+  for (int i = 0; i < N; ++i)
+    y[i] = x[i] * p[2];
+  if (rank == 0)
+    MPI_Reduce(MPI_IN_PLACE, y, N, MPI_DOUBLE, MPI_SUM, 0, COMM);
+  else
+    MPI_Reduce(y, NULL, N, MPI_DOUBLE, MPI_SUM, 0, COMM);
+  if (rank == 0)
+    for (int i = 0; i < N; ++i)
+      tot += y[i] * y[i];
+  MPI_Bcast(&tot, 1, MPI_DOUBLE, 0, COMM);
+  *out = tot;
+}
+
+static double wildcards_serial(const double *z) {
+  const double *p = z + P * N;
+  double tot = 0;
+  for (int b = 0; b < P; ++b) {
+    double s = 0;
+    for (int i = 0; i < N; ++i)
+      s += z[b * N + i] * z[b * N + i] * p[0] + sin(z[b * N + i]);
+    tot += s * (1 + b) * s * (1 + b) * p[1];
+  }
+  for (int i = 0; i < N; ++i) {
+    double y = 0;
+    for (int b = 0; b < P; ++b)
+      y += z[b * N + i] * p[2];
+    tot += y * y;
+  }
+  return tot;
+}
+
 /* MPI_FLOAT carries derivatives too: sum over ranks of x^2 in float. */
 static float float_loss(const float *x) {
   float s = 0, tot = 0;
@@ -164,12 +219,14 @@ static void check_float(void) {
 DEFINE_CHECK_KERNEL(ring, ring_serial)
 DEFINE_CHECK_KERNEL(bcast_sendrecv_reduce, bsr_serial)
 DEFINE_CHECK_KERNEL(collectives, coll_serial)
+DEFINE_CHECK_KERNEL(wildcards, wildcards_serial)
 
 int main(int argc, char **argv) {
   mpi_start(&argc, &argv);
   check_ring("ring", 1e-6);
   check_bcast_sendrecv_reduce("bcast_sendrecv_reduce", 1e-6);
   check_collectives("collectives", 1e-6);
+  check_wildcards("wildcards", 1e-6);
   check_float();
   return mpi_report();
 }
