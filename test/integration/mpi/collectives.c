@@ -1,7 +1,8 @@
 // MPI inside differentiated code, forward and reverse, against the serial computation: blocking
 // point-to-point (a ring of MPI_Send/MPI_Recv), MPI_Sendrecv, MPI_Bcast, MPI_Reduce and
 // MPI_Allreduce (sum; max and min by the arg-location rule; MPI_IN_PLACE), MPI_Gather,
-// MPI_Scatter, MPI_Allgather, receives from MPI_ANY_SOURCE/MPI_ANY_TAG, an inactive MPI_INT reduction, MPI_Barrier and communicator
+// MPI_Scatter, MPI_Allgather, receives from MPI_ANY_SOURCE/MPI_ANY_TAG, MPI_IN_PLACE
+// in every collective that has it, an inactive MPI_INT reduction, MPI_Barrier and communicator
 // queries, and MPI_FLOAT data.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 %mpiflags -lm && %mpirun -np 2 %t0 && %mpirun -np 4 %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 %mpiflags -lm && %mpirun -np 2 %t2 && %mpirun -np 4 %t2
@@ -190,6 +191,47 @@ static double wildcards_serial(const double *z) {
   return tot;
 }
 
+/* MPI_IN_PLACE in the gathers: Allgather in place, Gather and Scatter in place at the root. */
+static void in_place(const double *x, double *p, double *out) {
+  int rank, size;
+  MPI_Comm_rank(COMM, &rank);
+  MPI_Comm_size(COMM, &size);
+  double all[MAXP * N], g[MAXP * N], mine[N], s = 0;
+  for (int i = 0; i < N; ++i)
+    all[rank * N + i] = x[i] * p[0];
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, N, MPI_DOUBLE, COMM);
+  for (int i = 0; i < N; ++i)
+    mine[i] = sin(x[i]) * p[1];
+  if (rank == 0) {
+    for (int i = 0; i < N; ++i)
+      g[i] = mine[i];
+    MPI_Gather(MPI_IN_PLACE, N, MPI_DOUBLE, g, N, MPI_DOUBLE, 0, COMM);
+    for (int j = 0; j < size * N; ++j)
+      g[j] = g[j] * g[j] + all[j] * p[2];
+    MPI_Scatter(g, N, MPI_DOUBLE, MPI_IN_PLACE, N, MPI_DOUBLE, 0, COMM);
+    for (int i = 0; i < N; ++i)
+      mine[i] = g[i];
+  } else {
+    MPI_Gather(mine, N, MPI_DOUBLE, NULL, 0, MPI_DOUBLE, 0, COMM);
+    MPI_Scatter(NULL, 0, MPI_DOUBLE, mine, N, MPI_DOUBLE, 0, COMM);
+  }
+  for (int i = 0; i < N; ++i)
+    s += mine[i] * x[i];
+  for (int j = 0; j < size * N; ++j)
+    s += all[j] * all[j] * (j % 3);
+  MPI_Allreduce(&s, out, 1, MPI_DOUBLE, MPI_SUM, COMM);
+}
+
+static double in_place_serial(const double *z) {
+  const double *p = z + P * N;
+  double s = 0;
+  for (int j = 0; j < P * N; ++j) {
+    double a = z[j] * p[0], m = sin(z[j]) * p[1];
+    s += (m * m + a * p[2]) * z[j] + P * a * a * (j % 3);
+  }
+  return s;
+}
+
 /* MPI_FLOAT carries derivatives too: sum over ranks of x^2 in float. */
 static float float_loss(const float *x) {
   float s = 0, tot = 0;
@@ -220,6 +262,7 @@ DEFINE_CHECK_KERNEL(ring, ring_serial)
 DEFINE_CHECK_KERNEL(bcast_sendrecv_reduce, bsr_serial)
 DEFINE_CHECK_KERNEL(collectives, coll_serial)
 DEFINE_CHECK_KERNEL(wildcards, wildcards_serial)
+DEFINE_CHECK_KERNEL(in_place, in_place_serial)
 
 int main(int argc, char **argv) {
   mpi_start(&argc, &argv);
@@ -227,6 +270,7 @@ int main(int argc, char **argv) {
   check_bcast_sendrecv_reduce("bcast_sendrecv_reduce", 1e-6);
   check_collectives("collectives", 1e-6);
   check_wildcards("wildcards", 1e-6);
+  check_in_place("in place", 1e-6);
   check_float();
   return mpi_report();
 }
