@@ -362,7 +362,10 @@ AugResult __synthase_mpi_irecv_aug(void *buf, void *dbuf, int n, int n_, MPI_Dat
 static void finishAdjoint(Shadow *s) {
   if (!s)
     return;
-  take(s->key); // never waited for: drop it from the pending list
+  if (s->key) // still pending: the primal was completed outside differentiated code, unseen
+    fail(s->kind == ISEND ? "MPI_Isend" : "MPI_Irecv",
+         "its request was not completed by MPI_Wait/MPI_Waitall inside the differentiated code, so its "
+         "adjoint message cannot be exchanged; wait for it in the same differentiated function");
   MPI_Wait(&s->adj, MPI_STATUS_IGNORE);
   if (s->kind == ISEND && s->tmp)
     accumulate(s->dbuf, s->tmp, s->n, s->T);

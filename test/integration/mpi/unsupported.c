@@ -16,7 +16,9 @@
 // RUN: %synthase-cc -O2 -DRUNTIME_OP %s -o %t1 %mpiflags && not %mpirun -np 2 %t1 2>&1 | FileCheck %s --check-prefix=RTOP
 // RUN: %synthase-cc -O2 -DRUNTIME_TYPE %s -o %t2 %mpiflags && not %mpirun -np 2 %t2 2>&1 | FileCheck %s --check-prefix=RTTYPE
 // RTOP: synthase: the derivative of MPI_Allreduce: only MPI_SUM, MPI_MAX and MPI_MIN reductions have derivatives
+// RUN: %synthase-cc -O2 -DRUNTIME_WAIT %s -o %t3 %mpiflags && not %mpirun -np 2 %t3 2>&1 | FileCheck %s --check-prefix=RTWAIT
 // RTTYPE: synthase: the derivative of an MPI call in differentiated code: derived datatypes carry no derivative
+// RTWAIT: synthase: the derivative of MPI_Isend: its request was not completed by MPI_Wait/MPI_Waitall inside the differentiated code
 #include <mpi.h>
 extern int enzyme_dup, enzyme_const;
 double __enzyme_autodiff(void *, ...);
@@ -42,7 +44,7 @@ double loss(double *x, double *win_mem) {
   return r;
 }
 
-#if defined(RUNTIME_OP) || defined(RUNTIME_TYPE)
+#if defined(RUNTIME_OP) || defined(RUNTIME_TYPE) || defined(RUNTIME_WAIT)
 static void mulop(void *in, void *inout, int *n, MPI_Datatype *t) {
   for (int i = 0; i < *n; ++i)
     ((double *)inout)[i] *= ((double *)in)[i];
@@ -54,9 +56,27 @@ static double runtime_loss(double *x, MPI_Op op, MPI_Datatype t) {
   return r[0];
 }
 
+/* A send to itself whose request the caller completes, after the derivative. */
+static MPI_Request late;
+static double runtime_isend(double *x) {
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Isend(x, 1, MPI_DOUBLE, me, 0, MPI_COMM_WORLD, &late);
+  return x[0] * x[0];
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   double x[2] = {1.5, 0}, dx[2] = {0, 0};
+#ifdef RUNTIME_WAIT
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  __enzyme_autodiff((void *)runtime_isend, enzyme_dup, x, dx);
+  MPI_Recv(x + 1, 1, MPI_DOUBLE, me, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Wait(&late, MPI_STATUS_IGNORE);
+  MPI_Finalize();
+  return 0;
+#endif
   MPI_Op op = MPI_SUM;
   MPI_Datatype t = MPI_DOUBLE;
 #ifdef RUNTIME_OP
