@@ -172,4 +172,36 @@ PY
     status=1
   fi
 fi
+# Issue 18: the distributed heat solver (examples/mpi_heat): gradient ÷ primal at 1, 2 and 4
+# ranks, and each one's speed-up over 1 rank (full run only; needs mpirun).
+if [ "${args[0]:-}" != "--quick" ] && command -v mpirun >/dev/null && command -v mpicc >/dev/null; then
+  if "$build/bin/synthase-cc" -O2 "$root/examples/mpi_heat/heat.c" -o "$build/bench/mpi-heat" \
+      $(mpicc --showme:compile) $(mpicc --showme:link) -lm; then
+    table=$(
+      echo "### MPI heat solver (examples/mpi_heat: halo exchange + allreduce loss, gradient w.r.t. the initial field and kappa; $(nproc) cores)"
+      echo
+      echo "| cells × steps | ranks | primal | gradient | gradient ÷ primal | primal speed-up | gradient speed-up |"
+      echo "|---|---|---|---|---|---|---|"
+      # The first size's tape fits in cache; the second's streams 160 MB back from memory.
+      for size in "20000 200" "200000 100"; do
+        p1=""; g1=""
+        for np in 1 2 4; do
+          if line=$(mpirun --allow-run-as-root --oversubscribe -np $np "$build/bench/mpi-heat" bench $size); then
+            read -r _ tp tg <<<"$line"
+            [ -z "$p1" ] && p1=$tp && g1=$tg
+            awk -v s="${size/ / × }" -v n=$np -v p=$tp -v g=$tg -v p1=$p1 -v g1=$g1 \
+              'BEGIN { printf "| %s | %d | %.2f ms | %.2f ms | %.2f | %.2f | %.2f |\n", s, n, 1e3*p, 1e3*g, g/p, p1/p, g1/g }'
+          else
+            echo "| $size | $np FAILED | | | | | |"
+          fi
+        done
+      done
+    )
+    printf '\n%s\n' "$table" | tee -a "$build/bench/results.md"
+    grep -q "FAILED" <<<"$table" && status=1
+  else
+    echo "bench: the MPI heat solver did not compile" >&2
+    status=1
+  fi
+fi
 exit $status

@@ -1,6 +1,7 @@
 #include "Engine/Engine.h"
 #include "Rules/InactiveLibraryCalls.h"
 #include "Rules/OpenMP.h"
+#include "Rules/MPI.h"
 #include "Analysis/UserAnnotations.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
@@ -110,7 +111,7 @@ bool isKnownInactiveCallee(StringRef N) {
       // write random bytes, descriptors and kernel state, never a value with a derivative.
       .Cases({"getrandom", "getentropy", "open", "open64", "openat", "openat64", "close"}, true)
       .Cases({"sched_yield", "getpid", "gettid", "sysconf", "isatty", "pthread_self"}, true)
-      .Default(isInactiveLibraryCall(N) || isInactiveOpenMPCall(N));
+      .Default(isInactiveLibraryCall(N) || isInactiveOpenMPCall(N) || isInactiveMPICall(N));
 }
 
 } // namespace synthase

@@ -1,6 +1,7 @@
 #include "Engine/Refusals.h"
 #include "Support/Diagnostics.h"
 #include "Rules/CallJacobians.h"
+#include "Rules/MPI.h"
 #include "llvm/Analysis/ValueTracking.h"
 
 using namespace llvm;
@@ -27,7 +28,7 @@ void refuseAtomic(const Function *Fn, const Instruction *I) {
 
 void refuseUnknownCallee(const Function *Fn, const CallBase *CB) {
   std::string Msg, Hint;
-  if (explainMissingCallRule(CB, Msg, Hint))
+  if (explainMissingCallRule(CB, Msg, Hint) || explainUnsupportedMPI(CB, Msg, Hint))
     reportError(Fn, CB, Msg, Hint);
   else if (const Function *G = CB->getCalledFunction())
     reportError(Fn, CB,

@@ -11,6 +11,7 @@
 #include "Engine/FunctionShadows.h"
 #include "Engine/Refusals.h"
 #include "Rules/Allocators.h"
+#include "Rules/MPI.h"
 #include "Rules/Rules.h"
 #include "Rules/CallJacobians.h"
 #include "Rules/InactiveLibraryCalls.h"
@@ -508,8 +509,13 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
     return;
   }
   bool AnyActiveArg = any_of(I->args(), [&](Use &U) { return activeArg(U.get()) && !floatFree(U.get()); });
-  if (Callee && (!Callee->isDeclaration() || hasCustomForward(Callee)))
+  if (Callee && (!Callee->isDeclaration() || hasCustomForward(Callee))) {
+    if (!checkMPICall(Sig.Fn, I)) {
+      Failed = true;
+      return;
+    }
     return visitDefinedCall(I, C, Callee, B);
+  }
   if (!AnyActiveArg)
     return; // an inactive call runs as it is
   StringRef Name = Callee ? Callee->getName() : "";

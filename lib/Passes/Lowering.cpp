@@ -11,6 +11,7 @@
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Passes/FunctionArguments.h"
+#include "Rules/MPI.h"
 #include "Passes/Inlining.h"
 #include "Passes/NestingOrder.h"
 #include "Passes/SplitMode.h"
@@ -519,6 +520,7 @@ bool lowerModule(Module &M, const Options &O) {
     M.print(errs() << "; *** Synthase: module before AD ***\n", nullptr);
   Engine E(M);
   registerUserAllocators(M);
+  registerMPIDerivatives(M); // before the registrations are read: they are among them
   E.customs().read(M, O.When);
   applyUserAnnotations(M);
   bool Changed = dropTypeHints(M);

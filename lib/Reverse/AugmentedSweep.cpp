@@ -4,6 +4,7 @@
 #include "Reverse/CustomArgumentMemory.h"
 #include "Rules/OpenMP.h"
 #include "Reverse/ShadowCheck.h"
+#include "Rules/MPI.h"
 
 namespace synthase {
 namespace gradient {
@@ -263,6 +264,10 @@ void GradientGen::augInstruction(Instruction *I) {
     bool Any = CS.RetActive || CS.RetShadow || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
     if (!Any)
       return; // runs as it is, once, in the forward sweep
+    if (!checkMPICall(Sig.Fn, CB)) {
+      Failed = true;
+      return;
+    }
     GradientPair GP = E.gradientPair(CS);
     if (!GP.Augmented) {
       Failed = true;
