@@ -30,9 +30,14 @@ struct Signature {
   /// Reverse mode: the function returns a pointer whose shadow the caller needs; the augmented
   /// sweep then returns {primal, shadow}.
   bool RetShadow = false;
+  /// The caller may pass a null shadow for a Dup argument, or memory behind one that holds null
+  /// shadow pointers (a const pointer stored into a struct the callee reads): every access through
+  /// an argument or a loaded pointer is then guarded (see mayStoreNullShadows).
+  bool ShadowArgsMaybeNull = false;
   bool operator<(const Signature &O) const {
-    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow) <
-           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel, O.RetShadow);
+    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow, ShadowArgsMaybeNull) <
+           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel, O.RetShadow,
+                    O.ShadowArgsMaybeNull);
   }
 };
 
