@@ -213,7 +213,10 @@ static void inlineCallees(Function &F) {
   unsigned Done = 0;
   bool Changed = true;
   DenseMap<Function *, bool> RecursiveCache;
-  while (Changed && Done < MaxInlines) {
+  // Past the budget, `always_inline` callees (the intrinsics wrappers of <immintrin.h>, which
+  // -march=native Eigen calls by the thousand) are still inlined: clang inlines them anyway, and
+  // left out of line each is a differentiated call whose pointer arguments cross a boundary.
+  while (Changed) {
     Changed = false;
     dropUnwindEdges(F); // inlined bodies bring their own invokes
     SmallVector<CallBase *, 16> Calls;
@@ -236,6 +239,9 @@ static void inlineCallees(Function &F) {
         continue; // the tape arena's helpers, see privatizeTapeArena
       if (hasCustomDerivative(G))
         continue; // a registered derivative replaces the call, so the call must stay
+      bool Always = G->hasFnAttribute(Attribute::AlwaysInline);
+      if (Done >= MaxInlines && !Always)
+        continue;
       auto It = RecursiveCache.find(G);
       bool Rec = It != RecursiveCache.end() ? It->second : (RecursiveCache[G] = isRecursive(G));
       unsigned GSize = G->getInstructionCount();
@@ -251,11 +257,8 @@ static void inlineCallees(Function &F) {
       if (IR.isSuccess()) {
         Size += GSize;
         Changed = true;
-        if (++Done >= MaxInlines) {
-          if (getenv("SYNTHASE_DEBUG_INLINE"))
-            errs() << "synthase: inlining budget of " << MaxInlines << " calls spent in " << F.getName() << "\n";
-          break;
-        }
+        if (!Always && ++Done == MaxInlines && getenv("SYNTHASE_DEBUG_INLINE"))
+          errs() << "synthase: inlining budget of " << MaxInlines << " calls spent in " << F.getName() << "\n";
       }
     }
   }

@@ -171,6 +171,9 @@ bool mayStoreNullShadows(const Function &F, function_ref<bool(const Value *)> Ha
     } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
       if (HasShadow(MT->getDest()) && !HasShadow(MT->getSource()))
         return true;
+    } else if ((isa<PHINode>(&I) || isa<SelectInst>(&I)) && I.getType()->isPointerTy() && HasShadow(&I) &&
+               mayHaveNullShadow(&I, HasShadow)) {
+      return true; // a merge with a pointer that has no shadow: its shadow is null on that way
     } else if (auto *CB = dyn_cast<CallBase>(&I)) {
       // A bodiless callee that is not differentiated (a known-inactive library call: the
       // constructor of a std::stringstream) may fill the primal object with pointers its shadow
@@ -193,9 +196,23 @@ Value *lengthUnlessNullShadow(IRBuilderBase &B, Value *Len, ArrayRef<Value *> Sh
   return Null ? B.CreateSelect(Null, Constant::getNullValue(Len->getType()), Len) : Len;
 }
 
-NullRoot nullRootOf(Value *Ptr) {
+Value *keepShadowNull(IRBuilderBase &B, Value *Shadow, Value *RootShadow) {
+  Type *T = Shadow->getType();
+  Value *IsNull;
+  if (RootShadow && RootShadow->getType()->isPointerTy()) {
+    IsNull = B.CreateIsNull(RootShadow);
+  } else {
+    Type *IntT = B.getInt64Ty();
+    if (auto *VT = dyn_cast<VectorType>(T))
+      IntT = VectorType::get(IntT, VT->getElementCount());
+    IsNull = B.CreateICmpULT(B.CreatePtrToInt(Shadow, IntT), ConstantInt::get(IntT, 1 << 16));
+  }
+  return B.CreateSelect(IsNull, Constant::getNullValue(T), Shadow, "shadow.keepnull");
+}
+
+NullRoot nullRootOf(Value *Ptr, bool ArgsMaybeNull, function_ref<bool(const Value *)> HasShadow) {
   NullRoot R;
-  bool ThroughMerge = false, OtherLeaf = false;
+  bool ThroughMerge = false, OtherLeaf = false, Unshadowed = false;
   SmallVector<Value *, 8> Work{Ptr};
   SmallPtrSet<Value *, 16> Seen{Ptr};
   while (!Work.empty()) {
@@ -222,9 +239,12 @@ NullRoot nullRootOf(Value *Ptr) {
     auto *CB = dyn_cast<CallBase>(V);
     bool MaybeNull = (isa<LoadInst>(V) && V->getType()->isPointerTy()) || isa<ExtractElementInst>(V) ||
                      (isa<IntToPtrInst>(V) && loadedPointerBits(cast<IntToPtrInst>(V))) ||
-                     (CB && V->getType()->isPointerTy() && !isAllocator(CB->getCalledFunction()));
+                     (CB && V->getType()->isPointerTy() && !isAllocator(CB->getCalledFunction())) ||
+                     (ArgsMaybeNull && isa<Argument>(V) && V->getType()->isPointerTy());
     if (!MaybeNull) {
       OtherLeaf = true; // arguments, allocations, globals: their shadows are never null
+      // ...unless it has none: `c ? w : x + 1` with x constant has the shadow `c ? dw : null`.
+      Unshadowed |= HasShadow && !isa<ConstantPointerNull>(V) && !HasShadow(V);
       continue;
     }
     if (R.K == NullRoot::Root && R.V != V)
@@ -233,7 +253,7 @@ NullRoot nullRootOf(Value *Ptr) {
   }
   // Through a phi or select, the root tells null-ness only if every way of forming the address
   // starts from it (a pointer stepped through a loop); a merge with other pointers is Unknown.
-  if (R.K == NullRoot::Root && ThroughMerge && OtherLeaf)
+  if ((R.K == NullRoot::Root && ThroughMerge && OtherLeaf) || (ThroughMerge && Unshadowed))
     return {NullRoot::Unknown, nullptr};
   return R;
 }

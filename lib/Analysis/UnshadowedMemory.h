@@ -44,12 +44,21 @@ struct ActivityInfo;
 bool mayStoreNullShadows(const llvm::Function &F, llvm::function_ref<bool(const llvm::Value *)> HasShadow);
 
 /// Where a maybe-null shadow comes from: the pointer loaded from memory (or extracted from a
-/// loaded vector of pointers) that an address is derived from by GEPs and casts.
+/// loaded vector of pointers) that an address is derived from by GEPs and casts. With
+/// ArgsMaybeNull (Signature::ShadowArgsMaybeNull), a pointer argument is such a root too. With
+/// HasShadow, a merge (phi, select) with a pointer that has no shadow is Unknown.
 struct NullRoot {
   enum Kind { None, Root, Unknown } K = None;
   llvm::Value *V = nullptr;
 };
-NullRoot nullRootOf(llvm::Value *Ptr);
+NullRoot nullRootOf(llvm::Value *Ptr, bool ArgsMaybeNull = false,
+                    llvm::function_ref<bool(const llvm::Value *)> HasShadow = nullptr);
+/// The shadow of an address derived from a maybe-null shadow (a GEP into a constant matrix passed
+/// without a shadow), as it leaves the function: stored into memory, passed to a callee or
+/// returned. Null stays null there, where a guard further on can only see the pointer itself, not
+/// the root it was offset from. RootShadow is the root's shadow; without one, a shadow in the
+/// first 64 KiB counts as null.
+llvm::Value *keepShadowNull(llvm::IRBuilderBase &B, llvm::Value *Shadow, llvm::Value *RootShadow);
 } // namespace synthase
 
 namespace synthase {

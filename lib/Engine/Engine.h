@@ -33,9 +33,14 @@ struct Signature {
   /// Reverse mode: the function runs on several threads at once (an OpenMP region and its
   /// callees), so adjoints are added into shared shadow memory atomically.
   bool Parallel = false;
+  /// The caller may pass a null shadow for a Dup argument, or memory behind one that holds null
+  /// shadow pointers (a const pointer stored into a struct the callee reads): every access through
+  /// an argument or a loaded pointer is then guarded (see mayStoreNullShadows).
+  bool ShadowArgsMaybeNull = false;
   bool operator<(const Signature &O) const {
-    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow, Parallel) <
-           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel, O.RetShadow, O.Parallel);
+    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow, Parallel, ShadowArgsMaybeNull) <
+           std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel, O.RetShadow, O.Parallel,
+                    O.ShadowArgsMaybeNull);
   }
 };
 

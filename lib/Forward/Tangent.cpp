@@ -89,12 +89,30 @@ private:
   /// Shadow pointers loaded from memory may be null (mayStoreNullShadows): lane l of Ptr's
   /// shadow, redirected at run time when it is.
   bool NullShadows = false;
+  bool hasShadow(const Value *V) {
+    if (auto *C = dyn_cast<Constant>(V))
+      return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C)) != nullptr;
+    return Moves.isShadowed(V);
+  }
+  NullRoot nullRoot(Value *P) {
+    return nullRootOf(P, Sig.ShadowArgsMaybeNull, [&](const Value *V) { return hasShadow(V); });
+  }
   Value *guard(IRBuilder<> &B, Value *Ptr, unsigned l, Type *T, bool Write) {
-    NullRoot R = NullShadows ? nullRootOf(Ptr) : NullRoot();
+    NullRoot R = NullShadows ? nullRoot(Ptr) : NullRoot();
     if (R.K == NullRoot::None)
       return lane(Ptr, l);
     Value *Root = R.K == NullRoot::Root && active(R.V) ? lane(R.V, l) : nullptr;
     return E.guardNullShadow(B, lane(Ptr, l), Root, T, Write);
+  }
+  /// Lane l of P's shadow as it is stored, passed to a callee or returned (keepShadowNull).
+  Value *escaping(IRBuilder<> &B, Value *P, unsigned l) {
+    Value *S = lane(P, l);
+    if (!NullShadows || !S || !P->getType()->isPtrOrPtrVectorTy())
+      return S;
+    NullRoot R = nullRoot(P);
+    if (R.K == NullRoot::None || R.V == P)
+      return S;
+    return keepShadowNull(B, S, R.K == NullRoot::Root && active(R.V) ? lane(R.V, l) : nullptr);
   }
 
   void visit(Instruction *I, Instruction *C);
@@ -382,7 +400,7 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
       return;
     }
     for (unsigned l = 0; l < W; ++l) {
-      Value *TV = lane(V, l);
+      Value *TV = escaping(B, V, l);
       auto *SS = B.CreateStore(TV, guard(B, P, l, T, true));
       SS->setAlignment(SI->getAlign());
     }
@@ -428,8 +446,8 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
     auto *MC = cast<MemIntrinsic>(C);
     auto *MTI = dyn_cast<MemTransferInst>(MI);
     bool FromShadow = MTI && active(MTI->getSource());
-    bool MayBeNull = NullShadows && (nullRootOf(Dst).K != NullRoot::None ||
-                                     (FromShadow && nullRootOf(MTI->getSource()).K != NullRoot::None));
+    bool MayBeNull = NullShadows && (nullRoot(Dst).K != NullRoot::None ||
+                                     (FromShadow && nullRoot(MTI->getSource()).K != NullRoot::None));
     for (unsigned l = 0; l < W; ++l) {
       Value *Len = MC->getLength();
       if (MayBeNull) {
@@ -542,19 +560,20 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
   Signature CS{Callee, DiffMode::Forward, {}, W, true, carriesDerivative(I->getType()) || I->getType()->isPointerTy()};
   for (Use &U : I->args())
     CS.Acts.push_back(activeArg(U.get()) ? ArgKind::Dup : ArgKind::Const);
+  CS.ShadowArgsMaybeNull = NullShadows && is_contained(CS.Acts, ArgKind::Dup);
   Function *TF = E.tangentFunction(CS);
   if (!TF) {
     Failed = true;
     return;
   }
   SmallVector<Value *, 8> Args;
+  IRBuilder<> CBld(C);
   for (Use &U : I->args()) {
     Args.push_back(primal(U.get()));
     if (activeArg(U.get()))
       for (unsigned l = 0; l < W; ++l)
-        Args.push_back(lane(U.get(), l));
+        Args.push_back(escaping(CBld, U.get(), l));
   }
-  IRBuilder<> CBld(C);
   CallInst *NC = CBld.CreateCall(TF, Args);
   NC->setDebugLoc(C->getDebugLoc());
   Type *RT = I->getType();
@@ -587,7 +606,7 @@ void TangentGen::finishReturn(ReturnInst *R) {
     Parts.push_back(primal(RV));
   if (Sig.RetActive)
     for (unsigned l = 0; l < W; ++l)
-      Parts.push_back(lane(RV, l));
+      Parts.push_back(escaping(B, RV, l));
   Value *Out;
   if (Parts.size() == 1) {
     Out = Parts[0];
@@ -610,12 +629,8 @@ Function *TangentGen::run(Function *NF, ClonedBody &CB) {
   {
     ActivityInfo &AI = Moves;
     AI = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
-    auto HasShadow = [&](const Value *V) {
-      if (auto *C = dyn_cast<Constant>(V))
-        return C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C)) != nullptr;
-      return AI.isShadowed(V);
-    };
-    NullShadows = mayStoreNullShadows(*Src, HasShadow);
+    auto HasShadow = [&](const Value *V) { return hasShadow(V); };
+    NullShadows = Sig.ShadowArgsMaybeNull || mayStoreNullShadows(*Src, HasShadow);
     for (Instruction &I : instructions(*Src))
       if (auto *L = dyn_cast<LoadInst>(&I))
         if (L->getType()->isIntOrIntVectorTy() && HasShadow(L->getPointerOperand())) {

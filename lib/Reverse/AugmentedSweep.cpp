@@ -28,17 +28,35 @@ Value *GradientGen::needShadow(Value *P, const Instruction *At) {
 }
 
 Value *GradientGen::guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write) {
-  NullRoot R = NullShadows ? nullRootOf(SrcPtr) : NullRoot();
+  NullRoot R = NullShadows ? nullRoot(SrcPtr) : NullRoot();
   if (R.K == NullRoot::None)
     return ShAddr;
   return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? augShadow(R.V) : nullptr, T, Write);
 }
 
 Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write) {
-  NullRoot R = NullShadows ? nullRootOf(SrcPtr) : NullRoot();
+  NullRoot R = NullShadows ? nullRoot(SrcPtr) : NullRoot();
   if (R.K == NullRoot::None)
     return ShAddr;
   return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? revShadow(R.V, RevB) : nullptr, T, Write);
+}
+
+Value *GradientGen::escapingAugShadow(IRBuilder<> &B, Value *P, Value *S) {
+  if (!S || !CalleeArgsMaybeNull || !P->getType()->isPtrOrPtrVectorTy())
+    return S;
+  NullRoot R = nullRoot(P);
+  if (R.K == NullRoot::None || R.V == P)
+    return S; // P is the root: its shadow is null exactly when it is missing
+  return keepShadowNull(B, S, R.K == NullRoot::Root ? augShadow(R.V) : nullptr);
+}
+
+Value *GradientGen::escapingRevShadow(IRBuilder<> &B, Value *P, Value *S, BasicBlock *RevB) {
+  if (!S || !CalleeArgsMaybeNull || !P->getType()->isPtrOrPtrVectorTy())
+    return S;
+  NullRoot R = nullRoot(P);
+  if (R.K == NullRoot::None || R.V == P)
+    return S;
+  return keepShadowNull(B, S, R.K == NullRoot::Root ? revShadow(R.V, RevB) : nullptr);
 }
 
 Signature GradientGen::calleeSignature(CallBase *CB) {
@@ -55,6 +73,9 @@ Signature GradientGen::calleeSignature(CallBase *CB) {
     else
       S.Acts.push_back(ArgKind::Const);
   }
+  // Not NullShadows, which a callee's maybe-null returned shadow turns on midway: the augmented
+  // and the reverse sweep must ask for the same pair.
+  S.ShadowArgsMaybeNull = CalleeArgsMaybeNull && is_contained(S.Acts, ArgKind::Dup);
   return S;
 }
 
@@ -209,11 +230,11 @@ void GradientGen::augInstruction(Instruction *I) {
     // Pointers stored into derivative memory carry their shadow along.
     Value *V = SI->getValueOperand();
     if (V->getType()->isPtrOrPtrVectorTy() && shadowed(SI->getPointerOperand())) {
-      Value *SV = augShadow(V);
+      Value *SV = escapingAugShadow(B, V, augShadow(V));
       Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), V->getType(), true);
       B.CreateAlignedStore(SV ? SV : Constant::getNullValue(V->getType()), To, SI->getAlign());
     } else if (Value *P = storedPointerBits(V); P && shadowed(SI->getPointerOperand())) {
-      Value *SV = augShadow(P);
+      Value *SV = escapingAugShadow(B, P, augShadow(P));
       Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), P->getType(), true);
       B.CreateAlignedStore(SV ? SV : Constant::getNullValue(P->getType()), To, SI->getAlign());
     } else if (!shadowed(SI->getPointerOperand())) {
@@ -274,14 +295,14 @@ void GradientGen::augInstruction(Instruction *I) {
       return;
     }
     SmallVector<Value *, 8> Args;
+    IRBuilder<> CBld(C);
     for (Use &U : CB->args()) {
       Args.push_back(augOf(U.get()));
       if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
         for (unsigned L = 0; L < width(); ++L)
-          Args.push_back(inLane(L, [&] { return augShadow(U.get()); }));
+          Args.push_back(inLane(L, [&] { return escapingAugShadow(CBld, U.get(), augShadow(U.get())); }));
     }
     Args.push_back(TapeA);
-    IRBuilder<> CBld(C);
     CallInst *NC = CBld.CreateCall(GP.Augmented, Args);
     NC->setDebugLoc(C->getDebugLoc());
     Value *Prim = NC;

@@ -72,7 +72,7 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
       Args.push_back(revPrimal(U.get(), B));
       if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
         for (unsigned L = 0; L < width(); ++L)
-          Args.push_back(inLane(L, [&] { return revShadow(U.get(), B); }));
+          Args.push_back(inLane(L, [&] { return escapingRevShadow(Bd, U.get(), revShadow(U.get(), B), B); }));
     }
     if (CS.RetActive)
       for (unsigned L = 0; L < width(); ++L)

@@ -9,6 +9,7 @@
 #include "Reverse/GradientGen.h"
 #include "Engine/FunctionShadows.h"
 #include "Reverse/ShadowCheck.h"
+#include "llvm/IR/InstIterator.h"
 
 namespace synthase {
 namespace gradient {
@@ -265,7 +266,7 @@ void GradientGen::returnShadowFromAugmented(GradientPair &Out) {
       Value *Pair = PoisonValue::get(Aug->getReturnType());
       Pair = B.CreateInsertValue(Pair, RC->getReturnValue(), 0);
       for (unsigned L = 0; L < width(); ++L) {
-        Value *SV = inLane(L, [&] { return augShadow(RV); });
+        Value *SV = inLane(L, [&] { return escapingAugShadow(B, RV, augShadow(RV)); });
         MaybeNull |= !SV || isa<PHINode>(RV) || isa<SelectInst>(RV) ||
                      (isa<CallBase>(RV) && !isAllocator(cast<CallBase>(RV)->getCalledFunction()));
         Pair = B.CreateInsertValue(Pair, SV ? SV : Constant::getNullValue(RV->getType()), 1 + L);
@@ -318,7 +319,10 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   Parked.resize(width());
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
   Live = returningBlocks(*Src);
-  NullShadows = mayStoreNullShadows(*Src, [&](const Value *V) { return shadowed(V); });
+  NullShadows = Sig.ShadowArgsMaybeNull || mayStoreNullShadows(*Src, [&](const Value *V) { return shadowed(V); });
+  CalleeArgsMaybeNull = NullShadows || any_of(instructions(*Src), [&](Instruction &I) {
+                          return isDefinedCall(&I) && I.getType()->isPointerTy() && shadowed(&I);
+                        });
   classifyIntegerStores();
   if (Failed)
     return false;

@@ -153,6 +153,15 @@ private:
   /// are redirected at run time. ShAddr is the shadow of SrcPtr, in the augmented sweep or in
   /// reverse block B.
   bool NullShadows = false;
+  /// A callee may receive null shadows (Signature::ShadowArgsMaybeNull): this function may hold
+  /// them from the start, or gets shadows back from callees that may be null.
+  bool CalleeArgsMaybeNull = false;
+  NullRoot nullRoot(Value *P) {
+    return nullRootOf(P, Sig.ShadowArgsMaybeNull, [&](const Value *V) { return shadowed(V); });
+  }
+  /// S, the shadow of P, as it is stored, passed to a callee or returned (keepShadowNull).
+  Value *escapingAugShadow(IRBuilder<> &B, Value *P, Value *S);
+  Value *escapingRevShadow(IRBuilder<> &B, Value *P, Value *S, BasicBlock *RevB);
   /// Integer stores into shadowed memory that holds floats: they end the adjoint of what they
   /// overwrite. Integer moves of pointers: their shadows move in the forward sweep.
   SmallPtrSet<const StoreInst *, 8> IntOverwrites, PointerMoves;

@@ -171,7 +171,8 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
   }
   if (L.Floats.empty()) { // an array of pointers: its shadow is an array of shadow pointers
     Value *Len = C->getLength();
-    if (NullShadows && (nullRootOf(MT->getDest()).K != NullRoot::None || nullRootOf(MT->getSource()).K != NullRoot::None))
+    if (NullShadows && (nullRoot(MT->getDest()).K != NullRoot::None ||
+                        nullRoot(MT->getSource()).K != NullRoot::None))
       Len = lengthUnlessNullShadow(B, Len, {DS, SS});
     B.CreateMemMove(DS, MT->getDestAlign(), SS, MT->getSourceAlign(), Len);
     return;
@@ -189,7 +190,8 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
   if (NullShadows) {
     auto *MTI = dyn_cast<MemTransferInst>(MI);
     bool FromShadow = MTI && shadowed(MTI->getSource());
-    if (nullRootOf(Dst).K != NullRoot::None || (FromShadow && nullRootOf(MTI->getSource()).K != NullRoot::None)) {
+    if (nullRoot(Dst).K != NullRoot::None ||
+        (FromShadow && nullRoot(MTI->getSource()).K != NullRoot::None)) {
       SmallVector<Value *, 2> Sh{DS};
       if (FromShadow)
         Sh.push_back(revShadow(MTI->getSource(), B));

@@ -2,10 +2,7 @@
 // blocks and the gebp kernel, whose SSE2 broadcasts shuffle a double's bits as i32 lanes
 // (`_mm_shuffle_epi32`). Reverse mode used to drop those adjoints silently (maxerr 2.78 on
 // 16x8 * 8x4). Gradient vs central finite differences, forward mode vs reverse mode.
-// Not run here, both crash in reverse mode on a pointer loaded with a null shadow
-// (SYNTHASE_CHECK_SHADOWS reports `load ptr` in loss): -march=native (the AVX-512 kernel), and
-// dynamic-size products below the GEMM threshold (3x4 * 4x2, the lazy coefficient path); see
-// README "Not supported".
+// The AVX-512 kernel (-O3 -march=native) and sizes below the threshold: eigen_map_products.cpp.
 // RUN: %synthase-cxx -O0 -I%inputs -I/usr/include/eigen3 %s -o %t0 -lm && %t0
 // RUN: %synthase-cxx -O2 -I%inputs -I/usr/include/eigen3 %s -o %t2 -lm && %t2
 // RUN: %synthase-cxx -O3 -I%inputs -I/usr/include/eigen3 %s -o %t3 -lm && %t3
