@@ -20,13 +20,44 @@ Value *atomicPointer(Instruction *I) {
   return nullptr;
 }
 
+/// Whether F starts threads itself: pthread_create, or Rust's std::thread spawn functions (whose
+/// bookkeeping is what the generators meet first: thread-id counters, atomics, joins).
+static bool spawnsThreads(const Function *F) {
+  if (!F)
+    return false;
+  for (const BasicBlock &BB : *F)
+    for (const Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *G = CB->getCalledFunction()) {
+          StringRef N = G->getName();
+          if (N == "pthread_create" || (N.contains("thread") && N.contains("spawn")))
+            return true;
+        }
+  return false;
+}
+
+static bool refuseThreads(const Function *Fn, const Instruction *I) {
+  if (!I || !spawnsThreads(I->getFunction()))
+    return false;
+  reportError(Fn, I,
+              "threads started inside a differentiated function (std::thread::scope / spawn, "
+              "pthread_create) are not supported",
+              "differentiate the work each thread does and start the threads outside the derivative "
+              "(in C and C++, OpenMP parallel loops are supported inside derivatives)");
+  return true;
+}
+
 void refuseAtomic(const Function *Fn, const Instruction *I) {
+  if (refuseThreads(Fn, I))
+    return;
   reportError(Fn, I, "atomic memory operations on differentiated data are not supported",
               "use plain loads and stores inside the differentiated function, or mark the memory "
               "enzyme_const");
 }
 
 void refuseUnknownCallee(const Function *Fn, const CallBase *CB) {
+  if (refuseThreads(Fn, CB))
+    return;
   std::string Msg, Hint;
   if (explainMissingCallRule(CB, Msg, Hint) || explainUnsupportedMPI(CB, Msg, Hint))
     reportError(Fn, CB, Msg, Hint);

@@ -1,5 +1,6 @@
 // The pass plugin: one Synthase.so for opt-22 (-passes=synthase or enzyme), clang-22
-// (-fpass-plugin) and ld.lld-22 (--load-pass-plugin) during LTO.
+// (-fpass-plugin, and -fplugin for Enzyme's source attributes) and ld.lld-22 (--load-pass-plugin)
+// during LTO.
 #include "Passes/Lowering.h"
 #include "synthase/Synthase.h"
 #include "llvm/IR/Module.h"
@@ -7,10 +8,28 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Support/Error.h"
+#include <dlfcn.h>
+#include <string>
 
 using namespace llvm;
 
 namespace {
+
+/// Loaded into clang (-fplugin= or -fpass-plugin=), Synthase.so also brings in the source
+/// attributes, which live in SynthaseClang.so next to it: that half links libclang-cpp, and
+/// linking it here would make opt-22 and ld.lld abort on options registered twice. Only clang's
+/// process defines the attribute-plugin registry, so other hosts skip this.
+__attribute__((constructor)) void loadSourceAttributes() {
+  if (!dlsym(RTLD_DEFAULT, "_ZN5clang27getAttributePluginInstancesB5cxx11Ev"))
+    return;
+  Dl_info Self;
+  if (!dladdr(reinterpret_cast<void *>(&loadSourceAttributes), &Self) || !Self.dli_fname)
+    return;
+  std::string Path = Self.dli_fname;
+  size_t Slash = Path.rfind('/');
+  Path = (Slash == std::string::npos ? std::string() : Path.substr(0, Slash + 1)) + "SynthaseClang.so";
+  dlopen(Path.c_str(), RTLD_NOW | RTLD_GLOBAL); // absent (no libclang-22-dev at build): no attributes
+}
 
 struct SynthasePass : PassInfoMixin<SynthasePass> {
   synthase::Options O;

@@ -6,8 +6,13 @@
 // RUN: FileCheck %s < %t.ll
 // RUN: %synthase-cxx -x c++ -O2 -Wall -Wextra -S -emit-llvm %s -o %t2.ll 2>&1 | FileCheck --allow-empty --implicit-check-not=warning --check-prefix=DIAG %s
 // RUN: %clang -fplugin=%clang-plugin -fpass-plugin=%plugin -O2 -Wall -c %s -o /dev/null 2>&1 | FileCheck --allow-empty --implicit-check-not=warning --check-prefix=DIAG %s
-// Without the front-end plugin clang does warn: the plugin is what makes the difference.
-// RUN: %clang -fpass-plugin=%plugin -O0 -c %s -o /dev/null 2>&1 | FileCheck --check-prefix=NOPLUGIN %s
+// One file for both plugin flags: Synthase.so, loaded by clang (-fplugin or -fpass-plugin; both are
+// loaded before parsing), brings in SynthaseClang.so itself.
+// RUN: %clang -fplugin=%plugin -fpass-plugin=%plugin -O0 -Wall -S -emit-llvm %s -o %t3.ll 2>&1 | FileCheck --allow-empty --implicit-check-not=warning --check-prefix=DIAG %s
+// RUN: FileCheck %s < %t3.ll
+// RUN: %clang -fpass-plugin=%plugin -O2 -Wall -c %s -o /dev/null 2>&1 | FileCheck --allow-empty --implicit-check-not=warning --check-prefix=DIAG %s
+// Without the plugin clang does warn: the plugin is what makes the difference.
+// RUN: %clang -O0 -c %s -o /dev/null 2>&1 | FileCheck --check-prefix=NOPLUGIN %s
 // NOPLUGIN: warning: unknown attribute 'enzyme_inactive' ignored
 // DIAG-NOT: warning
 //
