@@ -159,9 +159,33 @@ fn main() {
     std::process::exit(if ok { 0 } else { 1 })
 }
 RS
+   mkdir -p "$FRESH/app/benches" &&
+   printf '\n[[bench]]\nname = "gradient"\nharness = false\n' >>"$FRESH/app/Cargo.toml" &&
+   cat >"$FRESH/app/benches/gradient.rs" <<'RS' &&
+// `cargo bench` on stable: a bench target with its own main (harness = false).
+synthase::autodiff! {
+    #[autodiff_reverse(d_f, Duplicated, Active)]
+    fn f(x: &[f64]) -> f64 { x.iter().map(|v| v * v.sin()).sum() }
+}
+fn main() {
+    let x: Vec<f64> = (0..1000).map(|i| i as f64 * 1e-3).collect();
+    let mut dx = vec![0.0; x.len()];
+    let t = std::time::Instant::now();
+    for _ in 0..100 {
+        dx.iter_mut().for_each(|d| *d = 0.0);
+        d_f(&x, &mut dx, 1.0);
+    }
+    let ok = x.iter().zip(&dx).all(|(v, d)| (d - (v.sin() + v * v.cos())).abs() < 1e-12);
+    println!("cargo bench: {:?} per gradient, {}", t.elapsed() / 100, if ok { "gradient ok" } else { "WRONG gradient" });
+    std::process::exit(if ok { 0 } else { 1 })
+}
+RS
    (cd "$FRESH/app" && env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER \
-      CARGO_TARGET_DIR="$TARGET_ROOT/fresh" cargo run --offline --release) >>"$flog" 2>&1; then
-  echo "ok   fresh project outside the tree: $(tail -1 "$flog")"
+      CARGO_TARGET_DIR="$TARGET_ROOT/fresh" cargo run --offline --release) >>"$flog" 2>&1 &&
+   (cd "$FRESH/app" && env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER \
+      CARGO_TARGET_DIR="$TARGET_ROOT/fresh" cargo bench --offline) >>"$flog" 2>&1 &&
+   grep -q "cargo bench: .*gradient ok" "$flog"; then
+  echo "ok   fresh project outside the tree: $(grep -m1 'fresh project:' "$flog"); $(grep -m1 'cargo bench:' "$flog")"
 else
   fail "fresh project (log: $flog)"; tail -15 "$flog" | sed 's/^/    /'
 fi
