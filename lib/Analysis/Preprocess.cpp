@@ -1,4 +1,5 @@
 #include "Analysis/Preprocess.h"
+#include "Support/AnalysisManagers.h"
 #include "Analysis/IterationCounts.h"
 #include "Analysis/UserAnnotations.h"
 #include "Analysis/TargetArithmetic.h"
@@ -116,19 +117,7 @@ struct RestorePointerPhisPass : PassInfoMixin<RestorePointerPhisPass> {
   }
 };
 
-struct Simplifier::Impl {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  Impl() {
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  }
+struct Simplifier::Impl : AnalysisManagers {
   void run(Function &F, bool Primal) {
     FunctionPassManager FPM;
     FPM.addPass(SROAPass(SROAOptions::ModifyCFG));

@@ -1,6 +1,7 @@
 #include "Passes/Inlining.h"
 #include "CallSite/DiffCall.h"
 #include "Engine/Engine.h"
+#include "Support/AnalysisManagers.h"
 #include "Support/Diagnostics.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -126,27 +127,18 @@ void applyInliningPostPass(Module &M, Engine &E, const Options &O) {
     // The pipeline below deletes dead internal functions, the engine's primal clones among them:
     // drop those first, so that Engine::cleanup() never touches a function that no longer exists.
     E.cleanup();
-    LoopAnalysisManager LAM;
-    FunctionAnalysisManager FAM;
-    CGSCCAnalysisManager CGAM;
-    ModuleAnalysisManager MAM;
-    PassBuilder PB;
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    AnalysisManagers AM;
     ModulePassManager MPM;
     MPM.addPass(AlwaysInlinerPass());
     if (O.OptLevel > 0) {
       OptimizationLevel L = O.OptLevel == 1   ? OptimizationLevel::O1
                             : O.OptLevel == 2 ? OptimizationLevel::O2
                                               : OptimizationLevel::O3;
-      MPM.addPass(PB.buildModuleSimplificationPipeline(L, ThinOrFullLTOPhase::None));
+      MPM.addPass(AM.PB.buildModuleSimplificationPipeline(L, ThinOrFullLTOPhase::None));
     }
     if (O.PrintPasses)
       errs() << "synthase: post-AD optimization at O" << O.OptLevel << "\n";
-    MPM.run(M, MAM);
+    MPM.run(M, AM.MAM);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "Passes/SugarInlining.h"
 #include "CallSite/DiffCall.h"
+#include "Support/AnalysisManagers.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -99,16 +100,8 @@ bool inlineEntryPointWrappers(Module &M) {
   if (Hosts.empty())
     return false;
 
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  AnalysisManagers AM;
+  FunctionAnalysisManager &FAM = AM.FAM;
   bool Changed = false;
   for (Function *H : Hosts) {
     if (!inlineAlwaysInlineCallees(*H))
