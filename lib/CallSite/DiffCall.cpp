@@ -240,6 +240,18 @@ static Value *soleFloatField(IRBuilder<> &B, Type *T, Value *V) {
   return nullptr;
 }
 
+/// The float leaves of the operands from Op on (byval aggregates read from memory), in order.
+static SmallVector<Value *, 8> trailingLeaves(IRBuilder<> &B, CallBase *CB, unsigned Op) {
+  SmallVector<Value *, 8> Leaves;
+  for (unsigned i = Op, N = CB->arg_size(); i < N; ++i) {
+    Value *V = CB->getArgOperand(i);
+    if (CB->isByValArgument(i))
+      V = B.CreateLoad(CB->getParamByValType(i), V);
+    flattenValue(B, V, Leaves);
+  }
+  return Leaves;
+}
+
 /// The seed of the return adjoint from the trailing operands, converted to the return type RT:
 /// one float for a return with one float field, or a value of RT's own type however the C ABI
 /// passed it.
@@ -247,13 +259,7 @@ static Value *parseSeed(IRBuilder<> &B, CallBase *CB, unsigned Op, Type *RT) {
   unsigned NOps = CB->arg_size();
   if (Op + 1 == NOps && floatLeafCount(RT) == 1 && CB->getArgOperand(Op)->getType()->isFloatingPointTy())
     return soleFloatField(B, RT, CB->getArgOperand(Op));
-  SmallVector<Value *, 8> Leaves;
-  for (unsigned i = Op; i < NOps; ++i) {
-    Value *V = CB->getArgOperand(i);
-    if (CB->isByValArgument(i))
-      V = B.CreateLoad(CB->getParamByValType(i), V);
-    flattenValue(B, V, Leaves);
-  }
+  SmallVector<Value *, 8> Leaves = trailingLeaves(B, CB, Op);
   unsigned K = 0;
   Value *Seed = assemble(B, RT, Leaves, K);
   return Seed && K == Leaves.size() ? Seed : nullptr;
@@ -270,13 +276,7 @@ static bool parseSeedLanes(IRBuilder<> &B, CallBase *CB, unsigned Op, Type *RT, 
       Out.push_back(soleFloatField(B, RT, CB->getArgOperand(i)));
     return all_of(Out, [](Value *V) { return V != nullptr; });
   }
-  SmallVector<Value *, 8> Leaves;
-  for (unsigned i = Op; i < NOps; ++i) {
-    Value *V = CB->getArgOperand(i);
-    if (CB->isByValArgument(i))
-      V = B.CreateLoad(CB->getParamByValType(i), V);
-    flattenValue(B, V, Leaves);
-  }
+  SmallVector<Value *, 8> Leaves = trailingLeaves(B, CB, Op);
   unsigned K = 0;
   for (unsigned L = 0; L < Width; ++L) {
     Value *Seed = assemble(B, RT, Leaves, K);

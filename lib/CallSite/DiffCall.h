@@ -50,6 +50,16 @@ struct DiffCall {
   /// `enzyme_context, ctx`: the shadow set of globals (0: the context-free one), see
   /// Passes/GlobalShadowApi.h.
   unsigned ShadowSet = 0;
+
+  /// The generated functions' arguments: each primal followed by its shadows (one per lane).
+  llvm::SmallVector<llvm::Value *, 16> primalsAndShadows() const {
+    llvm::SmallVector<llvm::Value *, 16> Out;
+    for (const ArgSpec &A : Args) {
+      Out.push_back(A.Primal);
+      Out.append(A.Shadows.begin(), A.Shadows.end());
+    }
+    return Out;
+  }
 };
 
 /// True for the name of an AD entry point however it was declared: `__enzyme_autodiff`, with a

@@ -200,11 +200,7 @@ static bool lowerForward(Engine &E, DiffCall &DC) {
   IRBuilder<> B(DC.Call);
   B.SetCurrentDebugLocation(DC.Call->getDebugLoc());
   zeroShadowGlobals(E, B);
-  SmallVector<Value *, 16> Args;
-  for (ArgSpec &A : DC.Args) {
-    Args.push_back(A.Primal);
-    Args.append(A.Shadows.begin(), A.Shadows.end());
-  }
+  SmallVector<Value *, 16> Args = DC.primalsAndShadows();
   CallInst *R = B.CreateCall(TF, Args);
   noteMayUnwind(R);
   SmallVector<Value *, 8> Parts;
@@ -274,11 +270,7 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   B.CreateStore(Reuse ? L.Base : Inline, B.CreateStructGEP(TT, Tape, 0));
   B.CreateStore(B.getInt64(0), B.CreateStructGEP(TT, Tape, 1));
   B.CreateStore(Reuse ? L.Cap : B.getInt64(InlineTapeBytes), B.CreateStructGEP(TT, Tape, 2));
-  SmallVector<Value *, 16> Args;
-  for (ArgSpec &A : DC.Args) {
-    Args.push_back(A.Primal);
-    Args.append(A.Shadows.begin(), A.Shadows.end());
-  }
+  SmallVector<Value *, 16> Args = DC.primalsAndShadows();
   SmallVector<Value *, 17> AugArgs(Args.begin(), Args.end());
   AugArgs.push_back(Tape);
   CallInst *Primal = B.CreateCall(GP.Augmented, AugArgs);

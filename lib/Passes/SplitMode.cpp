@@ -228,11 +228,7 @@ static void lowerAugment(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
   B.CreateStore(Cap, B.CreateStructGEP(TT, H, 2));
   for (GlobalVariable *G : E.shadowGlobals())
     E.resetShadow(B, G);
-  SmallVector<Value *, 16> Args;
-  for (ArgSpec &A : DC.Args) {
-    Args.push_back(A.Primal);
-    Args.append(A.Shadows.begin(), A.Shadows.end());
-  }
+  SmallVector<Value *, 16> Args = DC.primalsAndShadows();
   Args.push_back(H);
   CallInst *Primal = B.CreateCall(GP.Augmented, Args);
 
@@ -288,11 +284,7 @@ static void lowerReverse(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
   Module &M = E.module();
   StructType *TT = E.tapeType();
   Value *H = O.Allocated ? alignedHeader(B, O.TapeArg) : O.TapeArg;
-  SmallVector<Value *, 16> Args;
-  for (ArgSpec &A : DC.Args) {
-    Args.push_back(A.Primal);
-    Args.append(A.Shadows.begin(), A.Shadows.end());
-  }
+  SmallVector<Value *, 16> Args = DC.primalsAndShadows();
   Type *RT = DC.Fn->getReturnType();
   if (S.RetActive && DC.Width == 1)
     Args.push_back(DC.DRet ? DC.DRet : ConstantFP::get(RT, 1.0));
