@@ -344,10 +344,18 @@ MemoryLayout moveLayout(const DataLayout &DL, const LoadInst *L) {
   return Lay;
 }
 
+bool loadsAtomicCounter(const LoadInst *L) {
+  return L->isAtomic() && L->getType()->isIntegerTy() && none_of(L->users(), [](const User *U) {
+           return isa<StoreInst>(U) || isa<BitCastInst>(U) || isa<CallBase>(U) || isa<IntToPtrInst>(U);
+         });
+}
+
 Type *floatTypeOfIntMove(const DataLayout &DL, const LoadInst *L) {
   Type *IT = L->getType();
   if (!IT->isIntOrIntVectorTy() || movesNoDerivativeData(L) || loadsPointerBits(L))
     return nullptr; // a pointer's bits: its shadow moves in the forward sweep
+  if (loadsAtomicCounter(L))
+    return nullptr;
   MemoryLayout Lay = moveLayout(DL, L);
   uint64_t Bits = DL.getTypeSizeInBits(IT).getFixedValue();
   Type *FT = nullptr;

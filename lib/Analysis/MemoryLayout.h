@@ -73,6 +73,9 @@ namespace synthase {
 /// floats. i64 moves double (or <2 x float>), i32 float, an integer vector the float vector of the
 /// same size. With no float access in sight an i64 is taken as a double and an i32 as a float.
 /// Null when the widths do not fit (e.g. doubles moved byte by byte).
+/// An atomic integer load whose value is only computed with, never stored or reinterpreted (the use
+/// and weak counts of shared_ptr): it moves no float or pointer bytes, whatever the memory holds.
+bool loadsAtomicCounter(const llvm::LoadInst *L);
 llvm::Type *floatTypeOfIntMove(const llvm::DataLayout &DL, const llvm::LoadInst *L);
 /// The layout of the memory an integer load reads and of every place its value is stored to.
 MemoryLayout moveLayout(const llvm::DataLayout &DL, const llvm::LoadInst *L);

@@ -20,6 +20,23 @@ Value *atomicPointer(Instruction *I) {
   return nullptr;
 }
 
+bool atomicOnPlainInteger(Instruction *I, function_ref<bool(const Value *)> HoldsFloatBits) {
+  Value *Moved = nullptr;
+  if (auto *SI = dyn_cast<StoreInst>(I))
+    Moved = SI->getValueOperand();
+  else if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
+    Moved = RMW->getValOperand();
+  else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(I))
+    Moved = CX->getNewValOperand();
+  else if (isa<LoadInst>(I))
+    Moved = I;
+  if (!Moved || !Moved->getType()->isIntOrIntVectorTy() || HoldsFloatBits(Moved) || HoldsFloatBits(I))
+    return false;
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(I); RMW && RMW->isFloatingPointOperation())
+    return false;
+  return true;
+}
+
 /// Whether F starts threads itself: pthread_create, or Rust's std::thread spawn functions (whose
 /// bookkeeping is what the generators meet first: thread-id counters, atomics, joins).
 static bool spawnsThreads(const Function *F) {
@@ -45,6 +62,13 @@ static bool refuseThreads(const Function *Fn, const Instruction *I) {
               "differentiate the work each thread does and start the threads outside the derivative "
               "(in C and C++, OpenMP parallel loops are supported inside derivatives)");
   return true;
+}
+
+void refuseVariadic(const Function *F) {
+  reportError(F, nullptr,
+              "cannot differentiate variadic function '" + displayName(F->getName()) +
+                  "': it reads its variable arguments (va_arg)",
+              "pass the values in an array or as fixed parameters");
 }
 
 void refuseAtomic(const Function *Fn, const Instruction *I) {

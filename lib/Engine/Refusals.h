@@ -3,6 +3,7 @@
 #pragma once
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace synthase {
 
@@ -10,6 +11,13 @@ namespace synthase {
 /// any other instruction.
 llvm::Value *atomicPointer(llvm::Instruction *I);
 
+/// An atomic on an integer that holds no float bits (a reference count such as shared_ptr's, a
+/// flag, a counter): the primal performs it and the shadow has nothing to follow, in both modes.
+bool atomicOnPlainInteger(llvm::Instruction *I, llvm::function_ref<bool(const llvm::Value *)> HoldsFloatBits);
+
+/// A variadic function whose body reads its variable arguments (the others are called through a
+/// fixed-arity copy, Passes/UnreadVarArgs.h).
+void refuseVariadic(const llvm::Function *F);
 void refuseAtomic(const llvm::Function *Fn, const llvm::Instruction *I);
 /// A bodiless callee without a rule (or an indirect call) that derivatives would have to cross.
 void refuseUnknownCallee(const llvm::Function *Fn, const llvm::CallBase *CB);

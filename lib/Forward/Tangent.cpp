@@ -334,7 +334,9 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
                             RMW->getOrdering(), RMW->getSyncScopeID());
       return;
     }
-    if (active(P)) {
+    if (active(P) && !atomicOnPlainInteger(I, [&](const Value *V) {
+          return movesData(const_cast<Value *>(V)) || (V != I && active(const_cast<Value *>(V)));
+        })) {
       refuseAtomic(Sig.Fn, I);
       Failed = true;
     }
@@ -633,7 +635,7 @@ Function *TangentGen::run(Function *NF, ClonedBody &CB) {
     NullShadows = Sig.ShadowArgsMaybeNull || mayStoreNullShadows(*Src, HasShadow);
     for (Instruction &I : instructions(*Src))
       if (auto *L = dyn_cast<LoadInst>(&I))
-        if (L->getType()->isIntOrIntVectorTy() && HasShadow(L->getPointerOperand())) {
+        if (L->getType()->isIntOrIntVectorTy() && HasShadow(L->getPointerOperand()) && !loadsAtomicCounter(L)) {
           MemoryLayout Lay = moveLayout(E.module().getDataLayout(), L);
           if (!Lay.Floats.empty() || Lay.Pointers || loadsPointerBits(L)) // bytes of floats or pointers, any width
             ByteMoves.insert(L);
@@ -680,6 +682,10 @@ Function *Engine::tangentFunction(const Signature &S) {
     return Tangents[S] = Custom.tangent(*this, S);
   if (isIndirectTrampoline(S.Fn))
     return Tangents[S] = indirectTangent(*this, S, [&](Function *F) { Tangents[S] = F, noteGenerated(F); });
+  if (S.Fn->isVarArg()) {
+    refuseVariadic(S.Fn);
+    return Tangents[S] = nullptr;
+  }
   Function *Src = primalOf(S.Fn);
   Type *RT = Src->getReturnType();
   SmallVector<Type *, 5> RetParts;

@@ -16,6 +16,7 @@
 #include "Passes/NestingOrder.h"
 #include "Passes/SplitMode.h"
 #include "Passes/SugarInlining.h"
+#include "Passes/UnreadVarArgs.h"
 #include "Support/Diagnostics.h"
 #include "Support/RustNames.h"
 #include "synthase/Synthase.h"
@@ -521,6 +522,8 @@ bool lowerModule(Module &M, const Options &O) {
   Changed |= expandDeclarativeFrontDoor(M);
   Changed |= inlineEntryPointWrappers(M);
   Changed |= specializeFunctionArguments(M);
+  if (!collectDiffCalls(M).empty())
+    Changed |= dropUnreadVarArgs(M);
   Changed |= lowerBatchCalls(M); // before AD calls: a batched function may itself call __enzyme_fwddiff
   // Contexts and shadow queries are resolved once for the whole program: with a derivative left
   // for link time, they wait for it too.

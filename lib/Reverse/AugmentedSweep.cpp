@@ -213,7 +213,8 @@ void GradientGen::augInstruction(Instruction *I) {
       AllocOutShadow[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, augShadow(CB->getArgOperand(A->Out)),
                                                I->getName() + ".shadow");
   }
-  if (Value *P = atomicPointer(I); P && shadowed(P) && Lane == 0 && !isSupportedAtomicUpdate(I)) {
+  if (Value *P = atomicPointer(I); P && shadowed(P) && Lane == 0 && !isSupportedAtomicUpdate(I) &&
+      !atomicOnPlainInteger(I, [&](const Value *V) { return Act.IntMoves.count(V) > 0; })) {
     refuseAtomic(Sig.Fn, I);
     Failed = true;
   }

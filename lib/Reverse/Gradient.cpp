@@ -7,6 +7,7 @@
 // mem2reg promotes once generation is done.
 #include "Reverse/SlotInits.h"
 #include "Reverse/GradientGen.h"
+#include "Engine/Refusals.h"
 #include "Engine/FunctionShadows.h"
 #include "Reverse/ShadowCheck.h"
 #include "llvm/IR/InstIterator.h"
@@ -376,6 +377,10 @@ GradientPair Engine::gradientPair(const Signature &S) {
     return Gradients[S] = indirectGradient(*this, S, [&](GradientPair P) {
              Gradients[S] = P, noteGenerated(P.Augmented), noteGenerated(P.Reverse);
            });
+  if (S.Fn->isVarArg()) {
+    refuseVariadic(S.Fn);
+    return Gradients[S] = {};
+  }
   Function *Src = primalOf(S.Fn);
   GradientGen G(*this, S, Src);
   // Recursive calls see the pair being built: register declarations first.
