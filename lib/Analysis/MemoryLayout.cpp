@@ -5,6 +5,8 @@
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
@@ -16,9 +18,26 @@ using namespace llvm;
 
 namespace synthase {
 
+void MemoryLayout::addField(int64_t Off, Type *T) {
+  auto [It, New] = Fields.emplace(Off, T);
+  if (!New && It->second != T)
+    Alternates.emplace(Off, T);
+}
+
+bool MemoryLayout::ambiguousWithin(const DataLayout &DL, uint64_t Len) const {
+  for (auto &[Off, T] : Alternates) {
+    int64_t Size = std::max(DL.getTypeStoreSize(T).getFixedValue(), DL.getTypeStoreSize(Fields.at(Off)).getFixedValue());
+    if (Off < (int64_t)Len && Off + Size > 0)
+      return true;
+  }
+  return false;
+}
+
 void MemoryLayout::merge(const MemoryLayout &O) {
   for (auto &[Off, T] : O.Fields)
-    Fields.emplace(Off, T);
+    addField(Off, T);
+  for (auto &[Off, T] : O.Alternates)
+    addField(Off, T);
   Complete &= O.Complete;
   Pointers |= O.Pointers;
   PointerAtUnknownOffset |= O.PointerAtUnknownOffset;
@@ -75,6 +94,12 @@ std::optional<MemoryLayout::Kinds> MemoryLayout::kindsWithin(const DataLayout &D
         K.Floats.insert(T);
       K.Pointers |= T->isPointerTy();
     }
+  for (auto &[Off, T] : Alternates)
+    if (Off < (int64_t)Len && Off + (int64_t)DL.getTypeStoreSize(T) > 0) {
+      if (T->isFloatingPointTy())
+        K.Floats.insert(T);
+      K.Pointers |= T->isPointerTy();
+    }
   if (Any)
     return K;
   // No float or pointer there: integers if stated integer fields cover every byte.
@@ -122,7 +147,7 @@ static void note(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<i
   L.Pointers |= IsPtr;
   L.PointerAtUnknownOffset |= IsPtr && !Off;
   if (Off)
-    L.Fields.emplace(*Off, T);
+    L.addField(*Off, T);
 }
 
 static bool holdsFloatsOrPointers(Type *T) {
@@ -225,7 +250,9 @@ static void addCallerViews(const DataLayout &DL, MemoryLayout &L, const Argument
   if (Callers.Typed.empty() && (Callers.Pointers || !Callers.Floats.empty()))
     L.Complete = false; // callers' accesses seen in part, with no stated type to fill the gaps
   for (auto &[Off, T] : Callers.Fields)
-    L.Fields.emplace(Off + *Start, T);
+    L.addField(Off + *Start, T);
+  for (auto &[Off, T] : Callers.Alternates)
+    L.addField(Off + *Start, T);
   for (auto &[Off, Size] : Callers.Typed)
     L.Typed.push_back({Off + *Start, Size});
   for (auto &[Off, Size] : Callers.Ints)
@@ -378,6 +405,88 @@ Type *floatTypeOfIntMove(const DataLayout &DL, const LoadInst *L) {
   if (Bits % FB != 0 || FB != DL.getTypeAllocSizeInBits(FT))
     return nullptr; // e.g. doubles moved in bytes, or x86_fp80 in i64 halves
   return Bits == FB ? FT : (Type *)FixedVectorType::get(FT, Bits / FB);
+}
+
+} // namespace synthase
+
+namespace synthase {
+
+/// The constant byte offset of P inside Obj, when P is Obj plus constant offsets.
+static std::optional<int64_t> offsetIn(const DataLayout &DL, const Value *P, const Value *Obj) {
+  APInt Off(DL.getIndexTypeSizeInBits(P->getType()), 0);
+  const Value *Base = P->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  if (Base != Obj)
+    return std::nullopt;
+  return Off.getSExtValue();
+}
+
+void settleAtCopy(const DataLayout &DL, MemoryLayout &L, const Value *Src, const Instruction *At) {
+  if (L.Alternates.empty())
+    return;
+  auto *Obj = dyn_cast<AllocaInst>(getUnderlyingObject(Src, 12));
+  std::optional<int64_t> SrcOff = Obj ? offsetIn(DL, Src, Obj) : std::nullopt;
+  if (!SrcOff)
+    return; // only a local's stores can all be seen
+  // Offsets still open, in the object's coordinates.
+  std::map<int64_t, int64_t> Open; // object offset -> copy offset
+  for (auto &[Off, T] : L.Alternates)
+    Open[*SrcOff + Off] = Off;
+  const Instruction *I = At;
+  const BasicBlock *BB = At->getParent();
+  SmallPtrSet<const BasicBlock *, 8> Visited{BB};
+  for (unsigned Steps = 0; !Open.empty() && Steps < 2000; ++Steps) {
+    if (I == &BB->front()) {
+      BB = BB->getSinglePredecessor();
+      if (!BB || !Visited.insert(BB).second)
+        return;
+      I = BB->getTerminator();
+    } else
+      I = I->getPrevNode();
+    if (!I->mayWriteToMemory())
+      continue;
+    const Value *Dest = nullptr;
+    uint64_t Size = 0;
+    Type *StoredTy = nullptr;
+    if (auto *SI = dyn_cast<StoreInst>(I)) {
+      Dest = SI->getPointerOperand();
+      StoredTy = SI->getValueOperand()->getType();
+      Size = DL.getTypeStoreSize(StoredTy);
+    } else if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
+      Dest = MI->getDest();
+      auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+      Size = Len ? Len->getZExtValue() : UINT64_MAX;
+    } else if (isa<IntrinsicInst>(I) && !isa<MemIntrinsic>(I)) {
+      continue; // lifetime markers, assumes
+    } else {
+      // A call may write the local only if its address got out or is passed in.
+      auto *CB = dyn_cast<CallBase>(I);
+      if (!CB || any_of(CB->args(), [&](const Use &U) { return getUnderlyingObject(U.get(), 12) == Obj; }) ||
+          PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true))
+        return;
+      continue;
+    }
+    if (getUnderlyingObject(Dest, 12) != Obj) {
+      if (isIdentifiedObject(getUnderlyingObject(Dest, 12)) || !PointerMayBeCaptured(Obj, true))
+        continue;
+      return; // may write the local through another pointer
+    }
+    std::optional<int64_t> D = offsetIn(DL, Dest, Obj);
+    if (!D)
+      return;
+    for (auto It = Open.begin(); It != Open.end();) {
+      int64_t O = It->first;
+      bool Covers = O >= *D && (Size == UINT64_MAX || O < *D + (int64_t)Size);
+      if (!Covers) {
+        ++It;
+        continue;
+      }
+      if (!StoredTy || *D != O || !(StoredTy->isFloatingPointTy() || StoredTy->isPointerTy()))
+        return; // a byte copy, a memset or a partial store decides it: left open
+      L.Fields[It->second] = StoredTy;
+      L.Alternates.erase(It->second);
+      It = Open.erase(It);
+    }
+  }
 }
 
 } // namespace synthase

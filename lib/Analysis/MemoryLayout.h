@@ -32,7 +32,18 @@ struct MemoryLayout {
   /// Offset -> size of the integer fields of those stated types (byte arrays excluded).
   std::map<int64_t, uint64_t> Ints;
 
+  /// Offsets where the accesses (or a stated type and an access) disagree: a pointer and a float,
+  /// or two float types, at the same byte. Unions do this: std::function's small-object buffer
+  /// is typed as pointers and holds a captured double. Fields keeps the first type seen, this map
+  /// the other one.
+  std::map<int64_t, llvm::Type *> Alternates;
+
+  /// Records type T at Off, noting a disagreement with what Off already holds in Alternates.
+  void addField(int64_t Off, llvm::Type *T);
   void merge(const MemoryLayout &O);
+  /// Some field inside [0, Len) has two kinds (see Alternates), so a copy of those bytes cannot
+  /// be told to move a pointer's shadow or a float's adjoint.
+  bool ambiguousWithin(const llvm::DataLayout &DL, uint64_t Len) const;
   /// Every float and pointer in [0, Len) is listed in Fields: accesses were all at constant
   /// offsets, or a stated type covers the range.
   bool knownWithin(uint64_t Len) const;
@@ -55,6 +66,13 @@ struct MemoryLayout {
 
 /// The layout of the memory at Ptr as the function accesses it through Ptr's underlying object.
 MemoryLayout accessLayout(const llvm::DataLayout &DL, const llvm::Value *Ptr);
+
+/// Settles L's disagreements (Alternates) for a copy out of Src at At: each ambiguous offset
+/// takes the type of the last store to those bytes before At, found walking back through At's
+/// block and its single predecessors, as long as nothing else in between may write them. A
+/// lambda capture stored into std::function's buffer just before the function object is moved
+/// is a double there, whatever else the buffer holds elsewhere.
+void settleAtCopy(const llvm::DataLayout &DL, MemoryLayout &L, const llvm::Value *Src, const llvm::Instruction *At);
 
 /// Whether the bytes from Ptr to the end of its object hold neither floats nor pointers as far
 /// as the function shows: Ptr is at a constant offset in a local variable that is never accessed

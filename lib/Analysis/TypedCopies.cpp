@@ -27,7 +27,8 @@ void expandTypedCopies(Function &F) {
       continue;
     MemoryLayout L = accessLayout(DL, MC->getDest());
     L.merge(accessLayout(DL, MC->getSource()));
-    if (L.Typed.empty() || !L.knownWithin(Len))
+    settleAtCopy(DL, L, MC->getSource(), MC);
+    if (L.Typed.empty() || !L.knownWithin(Len) || L.ambiguousWithin(DL, Len))
       continue;
     // The float and pointer fields inside the copy, in order, not overlapping (a union is left
     // to the generic handling).

@@ -3,6 +3,7 @@
 #include "Rules/CallJacobians.h"
 #include "Rules/MPI.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
 
 using namespace llvm;
 
@@ -39,21 +40,20 @@ bool atomicOnPlainInteger(Instruction *I, function_ref<bool(const Value *)> Hold
 
 /// Whether F starts threads itself: pthread_create, or Rust's std::thread spawn functions (whose
 /// bookkeeping is what the generators meet first: thread-id counters, atomics, joins).
-static bool spawnsThreads(const Function *F) {
-  if (!F)
+static bool startsThread(const Instruction &I) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  const Function *G = CB ? CB->getCalledFunction() : nullptr;
+  if (!G)
     return false;
-  for (const BasicBlock &BB : *F)
-    for (const Instruction &I : BB)
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (const Function *G = CB->getCalledFunction()) {
-          StringRef N = G->getName();
-          if (N == "pthread_create" || (N.contains("thread") && N.contains("spawn")))
-            return true;
-        }
-  return false;
+  StringRef N = G->getName();
+  return N == "pthread_create" || (N.contains("thread") && N.contains("spawn"));
 }
 
-static bool refuseThreads(const Function *Fn, const Instruction *I) {
+static bool spawnsThreads(const Function *F) {
+  return F && any_of(instructions(*F), [](const Instruction &I) { return startsThread(I); });
+}
+
+bool refuseThreads(const Function *Fn, const Instruction *I) {
   if (!I || !spawnsThreads(I->getFunction()))
     return false;
   reportError(Fn, I,
@@ -69,6 +69,14 @@ void refuseVariadic(const Function *F) {
               "cannot differentiate variadic function '" + displayName(F->getName()) +
                   "': it reads its variable arguments (va_arg)",
               "pass the values in an array or as fixed parameters");
+}
+
+bool refuseThreadSpawns(const Function *Fn, const Function *Body) {
+  for (const BasicBlock &BB : *Body)
+    for (const Instruction &I : BB)
+      if (startsThread(I) && refuseThreads(Fn, &I))
+        return true;
+  return false;
 }
 
 void refuseAtomic(const Function *Fn, const Instruction *I) {

@@ -687,6 +687,8 @@ Function *Engine::tangentFunction(const Signature &S) {
     return Tangents[S] = nullptr;
   }
   Function *Src = primalOf(S.Fn);
+  if (refuseThreadSpawns(S.Fn, Src))
+    return Tangents[S] = nullptr;
   Type *RT = Src->getReturnType();
   SmallVector<Type *, 5> RetParts;
   if (!RT->isVoidTy()) {

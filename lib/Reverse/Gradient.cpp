@@ -382,6 +382,8 @@ GradientPair Engine::gradientPair(const Signature &S) {
     return Gradients[S] = {};
   }
   Function *Src = primalOf(S.Fn);
+  if (refuseThreadSpawns(S.Fn, Src))
+    return Gradients[S] = {};
   GradientGen G(*this, S, Src);
   // Recursive calls see the pair being built: register declarations first.
   GradientPair GP;

@@ -188,9 +188,13 @@ private:
   void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
   /// The forward sweep of a copy between shadowed objects: the shadows of copied pointers go along.
   void augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B);
+  /// A copy whose bytes are a union of a pointer and a float (MemoryLayout::Alternates left
+  /// unsettled) is refused; the forward sweep reports it.
+  bool refuseAmbiguousCopy(MemTransferInst *MT, const MemoryLayout &L, bool Report);
   MemoryLayout copyLayout(MemTransferInst *MT) {
     MemoryLayout L = accessLayout(DL, MT->getDest());
     L.merge(accessLayout(DL, MT->getSource()));
+    settleAtCopy(DL, L, MT->getSource(), MT);
     return L;
   }
   Type *floatElementType(Value *Ptr, Instruction *At);

@@ -137,10 +137,25 @@ void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Va
   Bd.SetInsertPoint(After);
 }
 
+bool GradientGen::refuseAmbiguousCopy(MemTransferInst *MT, const MemoryLayout &L, bool Report) {
+  auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+  if (!L.ambiguousWithin(DL, CLen ? CLen->getZExtValue() : UINT64_MAX / 2))
+    return false;
+  if (Report)
+    fail(MT, "the bytes this copy moves are used both as a pointer and as a floating-point value (a "
+             "union, such as std::function's buffer holding a captured double), and which one they "
+             "hold here cannot be told",
+         "store the value in a variable of one type before copying it (for std::function, capture "
+         "by reference or pass the value as an argument)");
+  return true;
+}
+
 void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B) {
   if (copiesNoDerivativeData(MT))
     return;
   MemoryLayout L = copyLayout(MT);
+  if (refuseAmbiguousCopy(MT, L, /*Report=*/true))
+    return;
   if (!L.Pointers)
     return; // floats only: their adjoints are all zero in this sweep
   if (!isa<ConstantInt>(MT->getLength()) && bytesHoldNoData(DL, MT->getSource()))
@@ -200,6 +215,8 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
   }
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();
+    if (refuseAmbiguousCopy(MT, L, /*Report=*/false)) // reported by the forward sweep
+      return;
     auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
     if (shadowed(MT->getSource()) && !CLen && bytesHoldNoData(DL, MT->getSource())) {
       // Bytes without derivative data (see augMemTransfer): what the destination held is gone.
