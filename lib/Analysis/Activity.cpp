@@ -7,6 +7,7 @@
 #include "Rules/Allocators.h"
 #include "Rules/CustomDerivatives.h"
 #include "Rules/Rules.h"
+#include "Reverse/Tape.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -124,7 +125,7 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
           // generator then either handles it or says it cannot, never drops it silently.
           Function *G = CB->getCalledFunction();
           auto *TLA = dyn_cast<IntrinsicInst>(CB);
-          S = isAllocator(G) ||
+          S = isAllocator(G) || isShadowedTapeTake(G) ||
               (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address && shadowed(TLA->getArgOperand(0))) ||
               (G && (!G->isDeclaration() || hasCustomDerivative(G)) && !isInactiveFunction(G) &&
                (any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }) ||

@@ -350,7 +350,7 @@ static void dropFastMathFlags(Function &F) {
       I.copyFastMathFlags(FastMathFlags()); // setFastMathFlags only adds flags
 }
 
-Function *makeDifferentiableClone(Function &F, Simplifier &S) {
+Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes, bool *HadTapeArenas) {
   ValueToValueMapTy VMap;
   Function *C = CloneFunction(&F, VMap);
   C->setName(F.getName() + ".synthase.primal");
@@ -369,7 +369,9 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S) {
   lowerTargetArithmetic(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);
-  privatizeTapeArena(*C);
+  bool HasArenas = prepareTapeArenas(*C, ShadowedTapes);
+  if (HadTapeArenas)
+    *HadTapeArenas = HasArenas;
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);

@@ -25,6 +25,9 @@ private:
 constexpr const char *PrimalOfAttr = "synthase-primal-of";
 
 /// Clones F as an internal function, inlines eligible callees into it and simplifies it.
-llvm::Function *makeDifferentiableClone(llvm::Function &F, Simplifier &S);
+/// ShadowedTapes: nested reverse call sites use the shadowed tape arena (prepareTapeArenas);
+/// HadTapeArenas, if given, receives whether the clone has any tape arena code at all.
+llvm::Function *makeDifferentiableClone(llvm::Function &F, Simplifier &S, bool ShadowedTapes = false,
+                                        bool *HadTapeArenas = nullptr);
 
 } // namespace synthase

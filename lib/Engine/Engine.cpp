@@ -25,22 +25,29 @@ bool carriesDerivative(Type *T) {
   return false;
 }
 
-Function *Engine::primalOf(Function *F) {
-  auto It = Primals.find(F);
-  if (It != Primals.end())
+Function *Engine::primalOf(Function *F, bool ShadowedTapes) {
+  auto &Cache = ShadowedTapes ? ShadowedTapePrimals : Primals;
+  auto It = Cache.find(F);
+  if (It != Cache.end())
     return It->second;
-  Function *C = makeDifferentiableClone(*F, S);
-  Primals[F] = C;
+  bool HadArenas = false;
+  Function *C = makeDifferentiableClone(*F, S, ShadowedTapes, &HadArenas);
+  Cache[F] = C;
+  if (!HadArenas) // no tape arena code: the other kind of clone would be the same
+    (ShadowedTapes ? Primals : ShadowedTapePrimals).try_emplace(F, C);
   return C;
 }
 
 void Engine::cleanup() {
-  for (auto &KV : Primals) {
-    Function *C = KV.second;
+  SmallPtrSet<Function *, 16> Clones;
+  for (auto *Cache : {&Primals, &ShadowedTapePrimals})
+    for (auto &KV : *Cache)
+      Clones.insert(KV.second);
+  for (Function *C : Clones)
     if (C->use_empty())
       C->eraseFromParent();
-  }
   Primals.clear();
+  ShadowedTapePrimals.clear();
 }
 
 Constant *Engine::shadowConstant(Constant *C, unsigned Lane) {

@@ -64,8 +64,10 @@ public:
   /// Reverse mode pair, see GradientPair.
   GradientPair gradientPair(const Signature &S);
 
-  /// The simplified clone of F that generators read (cached).
-  llvm::Function *primalOf(llvm::Function *F);
+  /// The simplified clone of F that generators read (cached). ShadowedTapes: the clone a
+  /// width-1 forward derivative reads, whose nested reverse call sites keep their tapes in the
+  /// shadowed arena (Reverse/ShadowedTapeArena.cpp); the same clone when F has no such site.
+  llvm::Function *primalOf(llvm::Function *F, bool ShadowedTapes = false);
 
   /// The shadow (one per vector lane, per shadow set) of a writable global holding float data, or
   /// pointers into such globals: floats start at zero, integers and pointers are copied, each
@@ -126,7 +128,7 @@ private:
   Simplifier S;
   std::map<Signature, llvm::Function *> Tangents;
   std::map<Signature, GradientPair> Gradients;
-  llvm::DenseMap<llvm::Function *, llvm::Function *> Primals;
+  llvm::DenseMap<llvm::Function *, llvm::Function *> Primals, ShadowedTapePrimals;
   std::map<std::tuple<llvm::GlobalVariable *, unsigned, unsigned>, llvm::GlobalVariable *> Shadows;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> ShadowGlobals;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> UserShadows;

@@ -17,6 +17,7 @@
 #include "Rules/InactiveLibraryCalls.h"
 #include "Rules/OpenMP.h"
 #include "Forward/ParallelTangent.h"
+#include "Reverse/Tape.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/Constants.h"
@@ -414,6 +415,12 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   Function *Callee = I->getCalledFunction();
   if (isIgnorableIntrinsic(I))
     return;
+  if (Callee && Callee->hasFnAttribute(TapeRuntimeAttr)) { // a nested tape's arena (width 1)
+    Value *BufShadow = I->arg_size() && active(I->getArgOperand(0)) ? lane(I->getArgOperand(0), 0) : nullptr;
+    if (Value *T = emitShadowedTapeTangent(C, BufShadow))
+      Tan[I] = Lanes{T};
+    return;
+  }
   if (isForkCall(I)) { // an OpenMP parallel region: its tangent is forked instead
     ForkResult R = emitTangentFork(E, Sig, I, C, [&](Value *V, unsigned l) { return activeArg(V) ? lane(V, l) : nullptr; });
     if (R == ForkResult::Failed)
@@ -686,7 +693,7 @@ Function *Engine::tangentFunction(const Signature &S) {
     refuseVariadic(S.Fn);
     return Tangents[S] = nullptr;
   }
-  Function *Src = primalOf(S.Fn);
+  Function *Src = primalOf(S.Fn, /*ShadowedTapes=*/S.Width == 1);
   if (refuseThreadSpawns(S.Fn, Src))
     return Tangents[S] = nullptr;
   Type *RT = Src->getReturnType();

@@ -56,6 +56,21 @@ constexpr const char *TapeRuntimeAttr = "synthase-tape-runtime";
 /// The derivative then never sees the thread's cached buffer, which has no shadow: the inner
 /// call's tape starts in its frame buffer and is shadowed like any other memory of the function.
 void privatizeTapeArena(llvm::Function &F);
+/// For a clone that is about to be differentiated, before anything else looks at its tape code:
+/// with Shadowed (the clone a width-1 forward derivative reads), each lowered reverse call site
+/// takes and gives back its tape through the thread's shadowed arena, a primal and shadow buffer
+/// pair kept from one call to the next (ShadowedTapeArena.cpp); otherwise privatizeTapeArena.
+/// The shadowed arena's own sites (a forward-over-reverse derivative inside F) are privatized in
+/// every case. Returns whether F had any tape arena code (else its clone serves either way).
+bool prepareTapeArenas(llvm::Function &F, bool Shadowed);
+/// The shadowed arena's take: its result is the tape buffer, which has a shadow.
+bool isShadowedTapeTake(const llvm::Function *F);
+/// Forward mode of a call of a shadowed arena helper, Primal being the call in the derivative:
+/// a take's tangent (returned) is the shadow buffer taken with it; a put of a buffer whose
+/// shadow is BufShadow first hands the shadow over. Other helpers have no tangent (null).
+llvm::Value *emitShadowedTapeTangent(llvm::CallBase *Primal, llvm::Value *BufShadow);
+/// Frees this thread's shadowed pair (synthase_release_tape).
+void emitShadowedTapeRelease(llvm::Module &M, llvm::IRBuilder<> &B);
 
 /// Bytes a value of T occupies on the tape (its alloc size rounded up to 8).
 uint64_t tapeSlotSize(const llvm::DataLayout &DL, llvm::Type *T);

@@ -8,6 +8,7 @@
 // derivative called while another one is running (nested AD, or code run by a forward sweep)
 // starts from its own inline buffer and gives back whatever it grew, the larger buffer is kept.
 #include "Reverse/Tape.h"
+#include "Reverse/TapeArenaRuntime.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -34,20 +35,18 @@ static StructType *arenaType(LLVMContext &C) {
   return StructType::get(C, {PointerType::getUnqual(C), Type::getInt64Ty(C), Type::getInt64Ty(C)});
 }
 
-/// One definition per program, whichever module brought it.
-static void shareAcrossModules(Module &M, GlobalObject *GO) {
+void shareTapeRuntime(Module &M, GlobalObject *GO) {
   GO->setLinkage(GlobalValue::LinkOnceODRLinkage);
   if (Triple(M.getTargetTriple()).supportsCOMDAT())
     GO->setComdat(M.getOrInsertComdat(GO->getName()));
 }
 
-static GlobalVariable *arena(Module &M) {
-  StructType *T = arenaType(M.getContext());
-  GlobalVariable *Old = M.getNamedGlobal(ArenaName);
+GlobalVariable *tapeArenaGlobal(Module &M, StringRef Name, StructType *T) {
+  GlobalVariable *Old = M.getNamedGlobal(Name);
   if (Old && !Old->isDeclaration())
     return Old;
   auto *G = new GlobalVariable(M, T, false, GlobalValue::LinkOnceODRLinkage, Constant::getNullValue(T),
-                               ArenaName, nullptr, GlobalValue::GeneralDynamicTLSModel);
+                               Name, nullptr, GlobalValue::GeneralDynamicTLSModel);
   G->setAlignment(Align(8));
   // A module may declare it (with its own struct type) to look at it, as the tests do.
   if (Old) {
@@ -55,23 +54,25 @@ static GlobalVariable *arena(Module &M) {
     Old->replaceAllUsesWith(G);
     Old->eraseFromParent();
   }
-  shareAcrossModules(M, G);
+  shareTapeRuntime(M, G);
   return G;
 }
 
-static FunctionCallee freeFn(Module &M) {
+static GlobalVariable *arena(Module &M) { return tapeArenaGlobal(M, ArenaName, arenaType(M.getContext())); }
+
+FunctionCallee tapeFreeFn(Module &M) {
   LLVMContext &C = M.getContext();
   return M.getOrInsertFunction("free", Type::getVoidTy(C), PointerType::getUnqual(C));
 }
 
-/// Creates the body of a helper unless some module pass already gave it one.
-static Function *helper(Module &M, StringRef Name, FunctionType *FT, function_ref<void(IRBuilder<> &, Function *)> Body) {
+Function *tapeRuntimeHelper(Module &M, StringRef Name, FunctionType *FT,
+                            function_ref<void(IRBuilder<> &, Function *)> Body) {
   Function *F = M.getFunction(Name);
   if (F && (!F->isDeclaration() || F->getFunctionType() != FT))
     return F;
   if (!F)
     F = Function::Create(FT, GlobalValue::ExternalLinkage, Name, M);
-  shareAcrossModules(M, F);
+  shareTapeRuntime(M, F);
   F->addFnAttr(TapeRuntimeAttr);
   F->addFnAttr(Attribute::NoUnwind);
   F->addFnAttr(Attribute::NoInline); // cold, and one copy per program keeps code small
@@ -87,14 +88,14 @@ static void emitRelease(Module &M, IRBuilder<> &B, Value *A) {
   Value *Buf = B.CreateLoad(B.getPtrTy(), BaseP);
   B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), BaseP);
   B.CreateStore(B.getInt64(0), B.CreateStructGEP(T, A, 1));
-  B.CreateCall(freeFn(M), {Buf});
+  B.CreateCall(tapeFreeFn(M), {Buf});
 }
 
 /// Runs at thread exit (glibc's thread-local destructors; for the main thread, inside exit()).
 static Function *atThreadExit(Module &M) {
   LLVMContext &C = M.getContext();
   auto *FT = FunctionType::get(Type::getVoidTy(C), {PointerType::getUnqual(C)}, false);
-  return helper(M, AtExitName, FT, [&](IRBuilder<> &B, Function *) {
+  return tapeRuntimeHelper(M, AtExitName, FT, [&](IRBuilder<> &B, Function *) {
     Value *A = B.CreateThreadLocalAddress(arena(M));
     // A destructor that runs later and calls a gradient registers the release again; glibc runs
     // destructors registered while it is running them.
@@ -111,7 +112,7 @@ static Function *putFn(Module &M) {
   LLVMContext &C = M.getContext();
   Type *PtrTy = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
   auto *FT = FunctionType::get(Type::getVoidTy(C), {PtrTy, I64}, false);
-  return helper(M, PutName, FT, [&](IRBuilder<> &B, Function *F) {
+  return tapeRuntimeHelper(M, PutName, FT, [&](IRBuilder<> &B, Function *F) {
     F->addFnAttr(Attribute::Cold);
     StructType *T = arenaType(C);
     Value *A = B.CreateThreadLocalAddress(arena(M));
@@ -120,34 +121,39 @@ static Function *putFn(Module &M) {
     Value *Larger = B.CreateICmpUGT(F->getArg(1), CurCap);
     B.CreateStore(B.CreateSelect(Larger, F->getArg(0), Cur), BaseP);
     B.CreateStore(B.CreateSelect(Larger, F->getArg(1), CurCap), CapP);
-    B.CreateCall(freeFn(M), {B.CreateSelect(Larger, Cur, F->getArg(0))});
-    Value *RegP = B.CreateStructGEP(T, A, 2);
-    BasicBlock *Reg = BasicBlock::Create(C, "register", F), *Done = BasicBlock::Create(C, "done", F);
-    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I64, RegP), B.getInt64(0)), Reg, Done);
-    B.SetInsertPoint(Reg);
-    B.CreateStore(B.getInt64(1), RegP);
-    // glibc's hook behind C++ thread_local destructors (Rust's std uses it too). Weak: on a C
-    // library without it the buffer is simply not released at thread exit.
-    Function *Hook = M.getFunction("__cxa_thread_atexit_impl");
-    if (!Hook) {
-      Hook = Function::Create(FunctionType::get(B.getInt32Ty(), {PtrTy, PtrTy, PtrTy}, false),
-                              GlobalValue::ExternalWeakLinkage, "__cxa_thread_atexit_impl", M);
-    }
-    // The handle names the DSO whose code runs at exit, so dlclose waits for it; crtbegin defines
-    // it in every executable and shared object (weak: null means the main program to glibc).
-    GlobalVariable *Dso = M.getNamedGlobal("__dso_handle");
-    if (!Dso) {
-      Dso = new GlobalVariable(M, B.getInt8Ty(), false, GlobalValue::ExternalWeakLinkage, nullptr, "__dso_handle");
-      Dso->setVisibility(GlobalValue::HiddenVisibility);
-    }
-    BasicBlock *Call = BasicBlock::Create(C, "hook", F);
-    B.CreateCondBr(B.CreateIsNotNull(Hook), Call, Done);
-    B.SetInsertPoint(Call);
-    B.CreateCall(Hook->getFunctionType(), Hook, {atThreadExit(M), ConstantPointerNull::get(B.getPtrTy()), Dso});
-    B.CreateBr(Done);
-    B.SetInsertPoint(Done);
+    B.CreateCall(tapeFreeFn(M), {B.CreateSelect(Larger, Cur, F->getArg(0))});
+    emitRegisterThreadExit(M, B, F, B.CreateStructGEP(T, A, 2), [&] { return atThreadExit(M); });
     B.CreateRetVoid();
   });
+}
+
+void emitRegisterThreadExit(Module &M, IRBuilder<> &B, Function *F, Value *RegP, function_ref<Function *()> AtExit) {
+  LLVMContext &C = M.getContext();
+  Type *PtrTy = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  BasicBlock *Reg = BasicBlock::Create(C, "register", F), *Done = BasicBlock::Create(C, "done", F);
+  B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I64, RegP), B.getInt64(0)), Reg, Done);
+  B.SetInsertPoint(Reg);
+  B.CreateStore(B.getInt64(1), RegP);
+  // glibc's hook behind C++ thread_local destructors (Rust's std uses it too). Weak: on a C
+  // library without it the buffer is simply not released at thread exit.
+  Function *Hook = M.getFunction("__cxa_thread_atexit_impl");
+  if (!Hook) {
+    Hook = Function::Create(FunctionType::get(B.getInt32Ty(), {PtrTy, PtrTy, PtrTy}, false),
+                            GlobalValue::ExternalWeakLinkage, "__cxa_thread_atexit_impl", M);
+  }
+  // The handle names the DSO whose code runs at exit, so dlclose waits for it; crtbegin defines
+  // it in every executable and shared object (weak: null means the main program to glibc).
+  GlobalVariable *Dso = M.getNamedGlobal("__dso_handle");
+  if (!Dso) {
+    Dso = new GlobalVariable(M, B.getInt8Ty(), false, GlobalValue::ExternalWeakLinkage, nullptr, "__dso_handle");
+    Dso->setVisibility(GlobalValue::HiddenVisibility);
+  }
+  BasicBlock *Call = BasicBlock::Create(C, "hook", F);
+  B.CreateCondBr(B.CreateIsNotNull(Hook), Call, Done);
+  B.SetInsertPoint(Call);
+  B.CreateCall(Hook->getFunctionType(), Hook, {AtExit(), ConstantPointerNull::get(B.getPtrTy()), Dso});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
 }
 
 /// `take()`: the cached buffer (or null), leaving the arena empty while it is in use, so that a
@@ -158,7 +164,7 @@ static Function *putFn(Module &M) {
 static Function *takeFn(Module &M) {
   LLVMContext &C = M.getContext();
   auto *FT = FunctionType::get(PointerType::getUnqual(C), false);
-  Function *F = helper(M, TakeName, FT, [&](IRBuilder<> &B, Function *) {
+  Function *F = tapeRuntimeHelper(M, TakeName, FT, [&](IRBuilder<> &B, Function *) {
     StructType *T = arenaType(C);
     Value *A = B.CreateThreadLocalAddress(arena(M));
     Value *BaseP = B.CreateStructGEP(T, A, 0);
@@ -325,7 +331,7 @@ void privatizeTapeArena(Function &F) {
   }
   for (CallInst *CI : Puts) {
     IRBuilder<> B(CI);
-    B.CreateCall(freeFn(M), {CI->getArgOperand(0)});
+    B.CreateCall(tapeFreeFn(M), {CI->getArgOperand(0)});
     CI->eraseFromParent();
   }
 }
@@ -335,8 +341,9 @@ bool defineTapeRelease(Module &M) {
   if (!F || !F->isDeclaration() || !F->getReturnType()->isVoidTy() || F->arg_size() != 0)
     return false;
   F->setMetadata(LLVMContext::MD_dbg, nullptr); // -g: the declaration's subprogram is not a definition's
-  helper(M, TapeReleaseName, F->getFunctionType(), [&](IRBuilder<> &B, Function *) {
+  tapeRuntimeHelper(M, TapeReleaseName, F->getFunctionType(), [&](IRBuilder<> &B, Function *) {
     emitRelease(M, B, B.CreateThreadLocalAddress(arena(M)));
+    emitShadowedTapeRelease(M, B);
     B.CreateRetVoid();
   });
   // Users call it: inlining is fine.
