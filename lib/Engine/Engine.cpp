@@ -118,6 +118,9 @@ bool isKnownInactiveCallee(StringRef N) {
       // write random bytes, descriptors and kernel state, never a value with a derivative.
       .Cases({"getrandom", "getentropy", "open", "open64", "openat", "openat64", "close"}, true)
       .Cases({"sched_yield", "getpid", "gettid", "sysconf", "isatty", "pthread_self"}, true)
+      // A block's size: the realloc rule of reverse mode asks it of the old shadow, so a gradient
+      // that grows a block is itself differentiable (rev over rev).
+      .Cases({"malloc_usable_size"}, true)
       .Default(isInactiveLibraryCall(N) || isInactiveOpenMPCall(N) || isInactiveMPICall(N));
 }
 

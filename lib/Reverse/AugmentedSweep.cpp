@@ -200,7 +200,14 @@ void GradientGen::augInstruction(Instruction *I) {
                          : A->OldSize >= 0 ? PB.CreateZExtOrTrunc(augArg(A->OldSize), PB.getInt64Ty())
                                            : (Value *)PB.CreateCall(Usable, {OldSh});
         ReallocOldSize[I] = OldSize;
-        ShA[I] = emitZeroedBlock(B, *A, allocationBytes(B, *A, augArg), augArg, I->getName() + ".shadow");
+        Value *NewBytes = allocationBytes(B, *A, augArg);
+        ShA[I] = emitZeroedBlock(B, *A, NewBytes, augArg, I->getName() + ".shadow");
+        // A block that holds pointers (or an inner gradient's tape) keeps its shadow pointers:
+        // they move to the new shadow as realloc moves the pointers; the float adjoints that move
+        // with them are zero in this sweep (or the caller's seed, which moves with its value).
+        if (OldSh && reallocKind(CB, CB->getArgOperand(A->Ptr)) != ReallocKind::Floats)
+          B.CreateMemCpy(ShA[I], Align(8), OldSh, Align(8),
+                         B.CreateSelect(B.CreateICmpULT(OldSize, NewBytes), OldSize, NewBytes));
       } else if (!isDefinedCall(I)) { // a defined callee returns its shadow: see below
         fail(I, "reverse mode: a pointer returned by a call to a function without a body, on differentiated memory, is not supported",
              "compile the callee into the same module (full LTO), or register it with __enzyme_allocation_like if it allocates");

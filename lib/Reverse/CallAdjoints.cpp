@@ -44,9 +44,15 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
           Value *Old = pushAndPop(ReallocOldSize.lookup(CB), Bd.getInt64Ty(), B);
           Value *N = allocationBytes(Bd, *A, revArg);
           Value *Copied = Bd.CreateSelect(Bd.CreateICmpULT(Old, N), Old, N);
-          // Moved in the element type the block is used with: Rust gives exact old sizes, and
-          // 5 floats are not 2.5 doubles.
-          emitAdjointTransfer(Bd, floatElementType(CB, CB), revShadow(CB->getArgOperand(A->Ptr), B), NewSh, Copied);
+          // Nothing touches the old block after the realloc, so its shadow still holds what the
+          // forward sweep copied out of it: moving mixed bytes back adds each float's adjoint and
+          // leaves the shadow pointers as they were. Pointers alone have no adjoint to move.
+          ReallocKind K = reallocKind(CB, CB->getArgOperand(A->Ptr));
+          if (K == ReallocKind::InnerTape || K == ReallocKind::Mixed)
+            Bd.CreateMemMove(revShadow(CB->getArgOperand(A->Ptr), B), Align(8), NewSh, Align(8), Copied);
+          else if (K == ReallocKind::Floats) // in the element type the block is used with: Rust
+            // gives exact old sizes, and 5 floats are not 2.5 doubles
+            emitAdjointTransfer(Bd, floatElementType(CB, CB), revShadow(CB->getArgOperand(A->Ptr), B), NewSh, Copied);
         }
         emitShadowFree(Bd, *A, NewSh, revArg);
       }

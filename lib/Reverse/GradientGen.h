@@ -198,6 +198,19 @@ private:
     return L;
   }
   Type *floatElementType(Value *Ptr, Instruction *At);
+  /// What a realloc moves, for its shadow: float data (adjoints move back in reverse), pointers
+  /// only (their shadows move forward), both, or an inner gradient's tape (both: shadow bytes
+  /// move forward, and back in reverse).
+  enum class ReallocKind { Floats, Pointers, Mixed, InnerTape };
+  ReallocKind reallocKind(CallBase *CB, Value *Old) {
+    if (CB->getMetadata(TapeGrowMD))
+      return ReallocKind::InnerTape;
+    MemoryLayout L = accessLayout(DL, CB);
+    L.merge(accessLayout(DL, Old));
+    if (!L.Pointers)
+      return ReallocKind::Floats;
+    return L.Floats.empty() ? ReallocKind::Pointers : ReallocKind::Mixed;
+  }
   void analyzeWrites();
   bool isReloadable(const LoadInst *L);
   SmallPtrSet<const Argument *, 8> WrittenArgs;

@@ -153,6 +153,13 @@ bool GradientGen::refuseAmbiguousCopy(MemTransferInst *MT, const MemoryLayout &L
 void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B) {
   if (copiesNoDerivativeData(MT))
     return;
+  if (MT->getMetadata(TapeGrowMD)) {
+    // An inner gradient's tape moving out of its frame buffer: the bytes it pushed (pointers,
+    // integers, floats) in any order. The float slots' adjoints are zero in this sweep, so the
+    // shadow moves as bytes and the shadow pointers come along.
+    B.CreateMemMove(needShadow(MT->getDest(), MT), Align(8), needShadow(MT->getSource(), MT), Align(8), C->getLength());
+    return;
+  }
   MemoryLayout L = copyLayout(MT);
   if (refuseAmbiguousCopy(MT, L, /*Report=*/true))
     return;
@@ -212,6 +219,14 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
         Sh.push_back(revShadow(MTI->getSource(), B));
       Len = lengthUnlessNullShadow(Bd, Len, Sh);
     }
+  }
+  if (auto *MT = dyn_cast<MemTransferInst>(MI); MT && MT->getMetadata(TapeGrowMD) && shadowed(MT->getSource())) {
+    // The source buffer is never touched after the copy, so its float slots still hold zero
+    // adjoints and its pointer slots the shadow pointers the destination got: moving the bytes
+    // back adds each float's adjoint and leaves the pointers as they were.
+    Bd.CreateMemMove(revShadow(MT->getSource(), B), Align(8), DS, Align(8), Len);
+    Bd.CreateMemSet(DS, Bd.getInt8(0), Len, Align(8));
+    return;
   }
   if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
     MemoryLayout L = shadowed(MT->getSource()) ? copyLayout(MT) : MemoryLayout();

@@ -40,9 +40,12 @@ static void emitReserve(Engine &E, Instruction *Before, Value *Tape, Value *Byte
   // The first growth leaves the inline buffer in the caller's frame: copy it to the heap.
   Value *Old = GB.CreateLoad(GB.getPtrTy(), BaseP);
   Value *Inline = GB.CreateICmpULE(Cap, GB.getInt64(InlineTapeBytes));
-  Value *NewBase = GB.CreateCall(Realloc, {GB.CreateSelect(Inline, ConstantPointerNull::get(GB.getPtrTy()), Old), NewCap});
+  CallInst *NewBase = GB.CreateCall(Realloc, {GB.CreateSelect(Inline, ConstantPointerNull::get(GB.getPtrTy()), Old), NewCap});
   Value *Top = GB.CreateLoad(GB.getInt64Ty(), TopP);
-  GB.CreateMemCpy(NewBase, Align(8), Old, Align(8), GB.CreateSelect(Inline, Top, GB.getInt64(0)));
+  CallInst *Copy = GB.CreateMemCpy(NewBase, Align(8), Old, Align(8), GB.CreateSelect(Inline, Top, GB.getInt64(0)));
+  MDNode *Grow = MDNode::get(Before->getContext(), {});
+  NewBase->setMetadata(TapeGrowMD, Grow);
+  Copy->setMetadata(TapeGrowMD, Grow);
   GB.CreateStore(NewBase, BaseP);
   GB.CreateStore(NewCap, CapP);
 }

@@ -12,6 +12,12 @@ namespace synthase {
 /// call). Small gradients never touch the heap.
 constexpr uint64_t InlineTapeBytes = 512;
 
+/// Metadata on the realloc and memcpy that grow a tape. A gradient that is differentiated again
+/// (rev over rev) sees them as copies of raw bytes, pointers (inner tapes' blocks) and floats
+/// mixed; the marked ones are known to copy a stack whose source is never touched again, so
+/// their shadows move as bytes (see augMemTransfer, reverseMemTransfer, the realloc rules).
+constexpr const char *TapeGrowMD = "synthase.tape.grow";
+
 /// The user-visible function that frees the calling thread's cached tape buffer early.
 constexpr const char *TapeReleaseName = "synthase_release_tape";
 

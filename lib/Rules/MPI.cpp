@@ -30,7 +30,8 @@ const MPIRule Rules[] = {
     {"MPI_Waitall", "waitall", 3},     {"MPI_Bcast", "bcast", 5},
     {"MPI_Reduce", "reduce", 7, 4},    {"MPI_Allreduce", "allreduce", 6, 4},
     {"MPI_Gather", "gather", 8},       {"MPI_Scatter", "scatter", 8},
-    {"MPI_Allgather", "allgather", 7},
+    {"MPI_Allgather", "allgather", 7}, {"MPI_Alltoall", "alltoall", 7},
+    {"MPI_Alltoallv", "alltoallv", 9},
 };
 
 const MPIRule *ruleFor(StringRef N) {
@@ -41,8 +42,9 @@ const MPIRule *ruleFor(StringRef N) {
 }
 
 bool hasEntryPoints(const Module &M) {
+  // contains, not starts_with: C++ without extern "C" mangles them (_Z17__enzyme_autodiffPvz).
   for (const Function &F : M)
-    if (F.getName().starts_with("__enzyme_") && !F.use_empty())
+    if (F.getName().contains("__enzyme_") && !F.use_empty())
       return true;
   return false;
 }
@@ -131,7 +133,7 @@ bool explainUnsupportedMPI(const CallBase *CB, std::string &Msg, std::string &Hi
   } else {
     Msg = ("MPI call " + N + " has no derivative").str();
     Hint = "supported: MPI_Send/Recv, Isend/Irecv/Wait/Waitall, Sendrecv, Bcast, Reduce/Allreduce "
-           "(SUM, MAX, MIN), Gather/Scatter/Allgather, Barrier and communicator queries";
+           "(SUM, MAX, MIN), Gather/Scatter/Allgather, Alltoall/Alltoallv, Barrier and communicator queries";
   }
   return true;
 }

@@ -187,7 +187,11 @@ static bool samePointer(const Value *A, const Value *B) {
 }
 
 /// The load of the old value when V is `old + x`, `x + old`, `old - x` or fmuladd/fma(a, b, old).
+/// A float accumulator updated in double (`float s; s += (double)v`) is `trunc(ext(old) + x)`:
+/// both conversions have derivative 1, so the update is as order-free as a plain sum.
 static LoadInst *additiveOld(Value *V, const Value *Ptr) {
+  if (auto *T = dyn_cast<FPTruncInst>(V))
+    V = T->getOperand(0);
   SmallVector<Value *, 2> Cands;
   if (auto *BO = dyn_cast<BinaryOperator>(V)) {
     if (BO->getOpcode() == Instruction::FAdd)
@@ -198,9 +202,12 @@ static LoadInst *additiveOld(Value *V, const Value *Ptr) {
     if (II->getIntrinsicID() == Intrinsic::fmuladd || II->getIntrinsicID() == Intrinsic::fma)
       Cands = {II->getArgOperand(2)};
   }
-  for (Value *C : Cands)
+  for (Value *C : Cands) {
+    if (auto *X = dyn_cast<FPExtInst>(C); X && X->hasOneUse())
+      C = X->getOperand(0);
     if (auto *L = dyn_cast<LoadInst>(C); L && L->hasOneUse() && samePointer(L->getPointerOperand(), Ptr))
       return L;
+  }
   return nullptr;
 }
 

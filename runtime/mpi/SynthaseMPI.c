@@ -7,87 +7,7 @@
 // A shadow the engine does not have (constant memory) arrives as a null pointer: the runtime
 // still takes part in the derivative communication (zeros out, discarded in), so both ends of a
 // message stay matched. Only MPI_DOUBLE and MPI_FLOAT carry derivatives.
-#include <mpi.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-typedef struct {
-  void *tape;
-  int ret;
-} AugResult;
-
-static int64_t fwdResult(int r) {
-  // {result, result} as clang returns a struct of two ints.
-  struct {
-    int a, b;
-  } p = {r, r};
-  int64_t out;
-  memcpy(&out, &p, sizeof out);
-  return out;
-}
-
-static AugResult aug(void *tape, int ret) {
-  AugResult a = {tape, ret};
-  return a;
-}
-
-static void fail(const char *call, const char *why) {
-  fprintf(stderr, "synthase: the derivative of %s: %s\n", call, why);
-  MPI_Abort(MPI_COMM_WORLD, 70);
-}
-
-/// Bytes per element of a derivative-carrying datatype, or 0 for one that carries none.
-static size_t activeSize(MPI_Datatype T) {
-  if (T == MPI_DOUBLE)
-    return sizeof(double);
-  if (T == MPI_FLOAT)
-    return sizeof(float);
-  if (T != MPI_DATATYPE_NULL) {
-    // A derived datatype may hold floats the derivative would silently drop.
-    int ni, na, nd, comb;
-    MPI_Type_get_envelope(T, &ni, &na, &nd, &comb);
-    if (comb != MPI_COMBINER_NAMED)
-      fail("an MPI call in differentiated code", "derived datatypes carry no derivative; communicate "
-                                                   "MPI_DOUBLE or MPI_FLOAT arrays");
-  }
-  return 0;
-}
-
-static int isInPlace(const void *P) { return P == MPI_IN_PLACE; }
-
-static void *scratch(size_t n, size_t es) {
-  void *p = calloc(n ? n : 1, es ? es : 1);
-  if (!p)
-    fail("an MPI call", "out of memory for a derivative buffer");
-  return p;
-}
-
-/// dst[i] += src[i]
-static void accumulate(void *dst, const void *src, size_t n, MPI_Datatype T) {
-  if (!dst)
-    return;
-  if (T == MPI_DOUBLE)
-    for (size_t i = 0; i < n; ++i)
-      ((double *)dst)[i] += ((const double *)src)[i];
-  else
-    for (size_t i = 0; i < n; ++i)
-      ((float *)dst)[i] += ((const float *)src)[i];
-}
-
-static void zero(void *p, size_t n, size_t es) {
-  if (p)
-    memset(p, 0, n * es);
-}
-
-/// A copy of the shadow (zeros without one).
-static void *copyOf(const void *p, size_t n, size_t es) {
-  void *c = scratch(n, es);
-  if (p)
-    memcpy(c, p, n * es);
-  return c;
-}
+#include "Support.h"
 
 static MPI_Op checkedOp(MPI_Op op, const char *call) {
   if (op != MPI_SUM && op != MPI_MAX && op != MPI_MIN)
@@ -644,25 +564,6 @@ void __synthase_mpi_allreduce_rev(const void *sb, void *dsb, void *rb, void *drb
 }
 
 /* Gather / Scatter / Allgather. Derivatives need the same active type on both sides. */
-
-static size_t pairSize(MPI_Datatype S, MPI_Datatype R, const char *name) {
-  size_t a = activeSize(S), b = activeSize(R);
-  if (a != b && S != MPI_DATATYPE_NULL && R != MPI_DATATYPE_NULL)
-    fail(name, "the send and receive datatypes differ; derivatives need both MPI_DOUBLE or both MPI_FLOAT");
-  return a ? a : b;
-}
-
-static int commSize(MPI_Comm c) {
-  int s;
-  MPI_Comm_size(c, &s);
-  return s;
-}
-
-static int rankOf(MPI_Comm c) {
-  int r;
-  MPI_Comm_rank(c, &r);
-  return r;
-}
 
 int64_t __synthase_mpi_gather_fwd(const void *sb, const void *dsb, int sn, int sn_, MPI_Datatype ST,
                                   MPI_Datatype ST_, void *rb, void *drb, int rn, int rn_, MPI_Datatype RT,
