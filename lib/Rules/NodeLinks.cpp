@@ -244,9 +244,15 @@ std::pair<Value *, SmallVector<Value *, 4>> emitLinkedCalls(IRBuilder<> &B, Func
   SmallVector<Value *, 4> Ready(W, nullptr);
   for (unsigned l = 0; l < W; ++l) {
     Value *All = B.getTrue();
-    for (unsigned i = 0; i < FT->getNumParams(); ++i)
-      if (FT->getParamType(i)->isPointerTy())
-        All = A.Shadow[i].empty() ? B.getFalse() : B.CreateAnd(All, B.CreateIsNotNull(A.Shadow[i][l]));
+    for (unsigned i = 0; i < FT->getNumParams(); ++i) {
+      if (!FT->getParamType(i)->isPointerTy())
+        continue;
+      if (A.Shadow[i].empty()) { // no shadow structure at all (checkNodeLinkCall refuses a mix)
+        All = B.getFalse();
+        break;
+      }
+      All = B.CreateAnd(All, B.CreateIsNotNull(A.Shadow[i][l]));
+    }
     Ready[l] = All;
   }
   auto laneArgs = [&](unsigned l) {
