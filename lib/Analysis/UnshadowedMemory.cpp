@@ -1,6 +1,7 @@
 #include "Analysis/UnshadowedMemory.h"
 #include "Analysis/UserAnnotations.h"
 #include "Rules/Allocators.h"
+#include "Rules/NodeLinks.h"
 #include "Rules/Rules.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -179,7 +180,7 @@ bool mayStoreNullShadows(const Function &F, function_ref<bool(const Value *)> Ha
       // constructor of a std::stringstream) may fill the primal object with pointers its shadow
       // never receives.
       const Function *G = CB->getCalledFunction();
-      if (G && G->isDeclaration() && !G->isIntrinsic() && !isAllocator(G) &&
+      if (G && G->isDeclaration() && !G->isIntrinsic() && !isAllocator(G) && !isNodeLinkHelper(G) &&
           any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && HasShadow(U.get()); }))
         return true;
     }

@@ -12,6 +12,7 @@
 #include "Engine/Refusals.h"
 #include "Rules/Allocators.h"
 #include "Rules/MPI.h"
+#include "Rules/NodeLinks.h"
 #include "Rules/Rules.h"
 #include "Rules/CallJacobians.h"
 #include "Rules/InactiveLibraryCalls.h"
@@ -570,6 +571,10 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
   for (Use &U : I->args())
     CS.Acts.push_back(activeArg(U.get()) ? ArgKind::Dup : ArgKind::Const);
   CS.ShadowArgsMaybeNull = NullShadows && is_contained(CS.Acts, ArgKind::Dup);
+  if (!checkNodeLinkCall(Sig.Fn, I, CS.Acts, /*Reverse=*/false)) {
+    Failed = true;
+    return;
+  }
   Function *TF = E.tangentFunction(CS);
   if (!TF) {
     Failed = true;
@@ -687,6 +692,8 @@ Function *Engine::tangentFunction(const Signature &S) {
     return It->second;
   if (Custom.forwardRule(S.Fn))
     return Tangents[S] = Custom.tangent(*this, S);
+  if (isNodeLinkHelper(S.Fn)) // std::map / std::list node links: the same call on the shadows
+    return Tangents[S] = nodeLinkTangent(*this, S);
   if (isIndirectTrampoline(S.Fn))
     return Tangents[S] = indirectTangent(*this, S, [&](Function *F) { Tangents[S] = F, noteGenerated(F); });
   if (S.Fn->isVarArg()) {

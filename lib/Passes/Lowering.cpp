@@ -12,6 +12,7 @@
 #include "Rules/Allocators.h"
 #include "Passes/FunctionArguments.h"
 #include "Rules/MPI.h"
+#include "Rules/NodeLinks.h"
 #include "Passes/Inlining.h"
 #include "Passes/NestingOrder.h"
 #include "Passes/SplitMode.h"
@@ -514,6 +515,7 @@ bool lowerModule(Module &M, const Options &O) {
   Engine E(M);
   registerUserAllocators(M);
   registerMPIDerivatives(M); // before the registrations are read: they are among them
+  markNodeLinkHelpers(M);
   E.customs().read(M, O.When);
   applyUserAnnotations(M);
   bool Changed = dropTypeHints(M);

@@ -5,6 +5,7 @@
 #include "Rules/OpenMP.h"
 #include "Reverse/ShadowCheck.h"
 #include "Rules/MPI.h"
+#include "Rules/NodeLinks.h"
 
 namespace synthase {
 namespace gradient {
@@ -293,7 +294,7 @@ void GradientGen::augInstruction(Instruction *I) {
     bool Any = CS.RetActive || CS.RetShadow || any_of(CS.Acts, [](ArgKind K) { return K != ArgKind::Const; });
     if (!Any)
       return; // runs as it is, once, in the forward sweep
-    if (!checkMPICall(Sig.Fn, CB)) {
+    if (!checkMPICall(Sig.Fn, CB) || !checkNodeLinkCall(Sig.Fn, CB, CS.Acts, /*Reverse=*/true)) {
       Failed = true;
       return;
     }

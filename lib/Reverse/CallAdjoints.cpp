@@ -2,6 +2,7 @@
 #include "Reverse/GradientGen.h"
 #include "Analysis/FloatFreeMemory.h"
 #include "Rules/InactiveLibraryCalls.h"
+#include "Rules/NodeLinks.h"
 #include "Rules/OpenMP.h"
 
 namespace synthase {
@@ -62,6 +63,8 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
     }
   }
   if (isDefinedCall(CB)) {
+    if (isNodeLinkHelper(G))
+      return; // links carry no adjoint: popping their arguments for a no-op would only grow the tape
     if (!lastLane())
       return; // the callee's reverse takes every lane at once, see below
     Signature CS = calleeSignature(CB);

@@ -1,6 +1,7 @@
 // Which locals a registered reverse function may read (see the header).
 #include "Reverse/CustomArgumentMemory.h"
 #include "Rules/CustomDerivatives.h"
+#include "Rules/NodeLinks.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
@@ -42,7 +43,7 @@ struct Reach {
         const Function *G = CB->getCalledFunction();
         if (!G)
           continue;
-        if (hasCustomReverse(G))
+        if (hasCustomReverse(G) && !isNodeLinkHelper(G)) // the links' reverse reads nothing
           return true;
         unsigned K = CB->getArgOperandNo(&U);
         if (!G->isDeclaration() && K < G->arg_size() && parameter(G, K))

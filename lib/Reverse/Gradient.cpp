@@ -10,6 +10,7 @@
 #include "Engine/Refusals.h"
 #include "Engine/FunctionShadows.h"
 #include "Reverse/ShadowCheck.h"
+#include "Rules/NodeLinks.h"
 #include "llvm/IR/InstIterator.h"
 
 namespace synthase {
@@ -367,6 +368,8 @@ GradientPair Engine::gradientPair(const Signature &S) {
     }
     return Gradients[S] = Custom.gradient(*this, S);
   }
+  if (isNodeLinkHelper(S.Fn)) // std::map / std::list node links: the same call on the shadows
+    return Gradients[S] = nodeLinkGradient(*this, S);
   if (isIndirectTrampoline(S.Fn) && S.Width > 1) {
     reportError(S.Fn, nullptr,
                 "vector reverse mode (enzyme_width " + Twine(S.Width) + ") through an indirect call is not supported",

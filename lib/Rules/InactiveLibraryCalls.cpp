@@ -53,11 +53,9 @@ bool isInactiveLibraryCall(StringRef N) {
       return true;
     static const char *const StdFree[] = {
         "9use_facet", "9has_facet", "4endl", "4ends", "5flush", "16__ostream_insert",
-        "11_Hash_bytes", "15_Fnv_hash_bytes", "18_Rb_tree_increment", "18_Rb_tree_decrement"};
-    // Not _Rb_tree_insert_and_rebalance / _Rb_tree_rebalance_for_erase: they link nodes in the
-    // primal tree only, so a std::map or std::set built here with float data would be read back
-    // through null shadows (zero derivatives). As unknown callees they are refused when the nodes
-    // hold floats, and run as they are otherwise.
+        "11_Hash_bytes", "15_Fnv_hash_bytes"};
+    // Not the red-black tree's helpers (_Rb_tree_insert_and_rebalance, _Rb_tree_increment, ...):
+    // they move node pointers, and are repeated on the shadow tree (Rules/NodeLinks.cpp).
     for (const char *P : StdFree)
       if (N.starts_with(P))
         return true;

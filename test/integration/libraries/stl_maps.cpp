@@ -1,8 +1,7 @@
 // std::unordered_map built inside the differentiated function with active values: its nodes are
 // linked by inlined code, so their shadows follow (reverse vs the analytic gradient, forward vs
-// reverse). A std::map or std::set whose nodes hold floats is refused instead (the red-black
-// tree's links are set by libstdc++'s out-of-line _Rb_tree_insert_and_rebalance, which updates
-// no shadow): lit/diagnostics/std_map_active.cpp.
+// reverse). std::map, std::set and std::list, whose nodes libstdc++ links out of line, are in
+// stl_tree_containers.cpp and stl_list.cpp.
 // RUN: %synthase-cxx -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cxx -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cxx -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
