@@ -344,6 +344,7 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   SmallVector<std::pair<BasicBlock *, SmallVector<Value *, 8>>, 16> AugPushes;
   for (auto &[BB, Vals] : Pushes)
     AugPushes.push_back({cast<BasicBlock>(VA[BB]), SmallVector<Value *, 8>(Vals.begin(), Vals.end())});
+  reportTapePushes(*Aug, AugPushes);
   emitAllTapePushes(E, *Aug, TapeA, AugPushes);
   return true;
 }

@@ -196,6 +196,7 @@ private:
   Type *floatElementType(Value *Ptr, Instruction *At);
   void analyzeWrites();
   bool isReloadable(const LoadInst *L);
+  bool recomputableWithoutTape(const Value *V, BasicBlock *B, unsigned Depth);
   SmallPtrSet<const Argument *, 8> WrittenArgs;
   /// A counted loop whose counter the reverse sweep recomputes: it counts down from the value
   /// recorded once at the loop's exit, and `counter == start` tells the first iteration, so

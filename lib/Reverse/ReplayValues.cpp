@@ -138,6 +138,46 @@ static bool isRematerializable(const Instruction *I) {
          isa<FreezeInst>(I);
 }
 
+/// Float arithmetic that costs about as much to repeat as to pop (no division, no calls).
+static bool isCheapFloatOp(const Instruction *I) {
+  if (!I->getType()->isFPOrFPVectorTy())
+    return false;
+  switch (I->getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+  case Instruction::FNeg:
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// V can be rebuilt in the reverse of B from constants, arguments, the loop counters, memory that
+/// is never written, and values B's reverse already has, without popping anything: then a float
+/// computed from them (`c[l] - p[l]` in k-means' distance) is recomputed instead of taped, which
+/// stores nothing where taping it stored one value per iteration.
+bool GradientGen::recomputableWithoutTape(const Value *V, BasicBlock *B, unsigned Depth) {
+  if (isa<Constant>(V) || isa<Argument>(V) || RevVal.count({B, V}))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0)
+    return false;
+  if (CountedLoop *C = CountedByIV.lookup(I); C && C->L->contains(B))
+    return true;
+  if (auto *L = dyn_cast<LoadInst>(I))
+    return isReloadable(L) && recomputableWithoutTape(L->getPointerOperand(), B, Depth - 1);
+  if (!isRematerializable(I) && !isCheapFloatOp(I))
+    return false;
+  for (const Use &U : I->operands())
+    if (!recomputableWithoutTape(U.get(), B, Depth - 1))
+      return false;
+  return true;
+}
 
 Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
   if (isa<Constant>(V) || isa<MetadataAsValue>(V))
@@ -152,7 +192,8 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
   if (CountedLoop *C = CountedByIV.lookup(I); C && C->L->contains(B)) {
     IRBuilder<> RBld(RB[B].Remat->getTerminator());
     R = RBld.CreateLoad(I->getType(), countedSlot(*C), I->getName());
-  } else if (isRematerializable(I) || (isa<LoadInst>(I) && isReloadable(cast<LoadInst>(I)))) {
+  } else if (isRematerializable(I) || (isa<LoadInst>(I) && isReloadable(cast<LoadInst>(I))) ||
+             (isCheapFloatOp(I) && recomputableWithoutTape(I, B, 6))) {
     Instruction *Cl = I->clone();
     for (Use &U : Cl->operands())
       U.set(revPrimal(U.get(), B));
