@@ -208,6 +208,10 @@ private:
     ConstantInt *Step;
     BasicBlock *Pre, *Latch, *Exit;
     AllocaInst *Slot = nullptr;
+    /// The header's exit test as `IV Stay Bound` (true: another iteration), when it compares the
+    /// counter with a loop-invariant bound; then the final value need not be taped.
+    Value *Bound = nullptr;
+    CmpInst::Predicate Stay = CmpInst::BAD_ICMP_PREDICATE;
   };
   std::unique_ptr<DominatorTree> SrcDT;
   std::unique_ptr<LoopInfo> SrcLI;
@@ -216,6 +220,11 @@ private:
   DenseMap<const Value *, CountedLoop *> CountedByIV;
   void findCountedLoops();
   Value *countedSlot(CountedLoop &C);
+  /// The counter's value at C's exit, rebuilt from its start and bound, or null.
+  Value *counterAtExit(CountedLoop &C, BasicBlock *B);
+  /// A second induction variable of a counted loop (`idx += K` next to the counter), rebuilt in
+  /// B from the counter, or null.
+  Value *secondaryCounter(PHINode *P, BasicBlock *B);
   /// The outermost counted loop around B that V is invariant in, or null.
   CountedLoop *invariantIn(const Value *V, BasicBlock *B);
   /// A value invariant in C's loop is taped once, at the loop's exit, and kept in a slot that

@@ -80,7 +80,22 @@ void GradientGen::findCountedLoops() {
       // Without wrapping the counter never returns to its start, so it identifies iteration 1.
       if (!Step || Step->isZero() || !(Next->hasNoSignedWrap() || Next->hasNoUnsignedWrap()))
         continue;
-      Counted.push_back({L, &P, Start, Step, Pre, Lt, Exit});
+      CountedLoop C{L, &P, Start, Step, Pre, Lt, Exit};
+      auto *Br = dyn_cast<BranchInst>(H->getTerminator());
+      auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+      if (Cmp && L->contains(Br->getSuccessor(0)) != L->contains(Br->getSuccessor(1))) {
+        CmpInst::Predicate Pr = Cmp->getPredicate();
+        Value *Bound = Cmp->getOperand(1);
+        if (Cmp->getOperand(1) == &P) {
+          Bound = Cmp->getOperand(0);
+          Pr = CmpInst::getSwappedPredicate(Pr);
+        }
+        if ((Cmp->getOperand(0) == &P || Cmp->getOperand(1) == &P) && L->isLoopInvariant(Bound)) {
+          C.Bound = Bound;
+          C.Stay = L->contains(Br->getSuccessor(0)) ? Pr : CmpInst::getInversePredicate(Pr);
+        }
+      }
+      Counted.push_back(C);
       break;
     }
   }
@@ -98,6 +113,50 @@ Value *GradientGen::countedSlot(CountedLoop &C) {
     C.Slot = EntryB->CreateAlloca(C.IV->getType(), nullptr, C.IV->getName() + ".counter");
   }
   return C.Slot;
+}
+
+Value *GradientGen::counterAtExit(CountedLoop &C, BasicBlock *B) {
+  if (!C.Bound || B != C.Exit || !recomputableWithoutTape(C.Start, B, 6) ||
+      !recomputableWithoutTape(C.Bound, B, 6))
+    return nullptr;
+  // Counting by one from Start while `IV < Bound`, the loop leaves at max(Start, Bound): the
+  // no-wrap flag of the increment guarantees that it gets there.
+  bool Up = C.Step->isOne(), Down = C.Step->isMinusOne();
+  Intrinsic::ID Id;
+  if (C.Stay == CmpInst::ICMP_NE && (Up || Down))
+    return revPrimal(C.Bound, B);
+  if (Up && C.Stay == CmpInst::ICMP_SLT)
+    Id = Intrinsic::smax;
+  else if (Up && C.Stay == CmpInst::ICMP_ULT)
+    Id = Intrinsic::umax;
+  else if (Down && C.Stay == CmpInst::ICMP_SGT)
+    Id = Intrinsic::smin;
+  else if (Down && C.Stay == CmpInst::ICMP_UGT)
+    Id = Intrinsic::umin;
+  else
+    return nullptr;
+  Value *S = revPrimal(C.Start, B), *N = revPrimal(C.Bound, B);
+  IRBuilder<> RBld(RB[B].Remat->getTerminator());
+  return RBld.CreateBinaryIntrinsic(Id, S, N, nullptr, C.IV->getName() + ".final");
+}
+
+Value *GradientGen::secondaryCounter(PHINode *P, BasicBlock *B) {
+  CountedLoop *C = CountedByHeader.lookup(P->getParent());
+  if (!C || P == C->IV || !C->L->contains(B) || !P->getType()->isIntegerTy() ||
+      !(C->Step->isOne() || C->Step->isMinusOne()) || P->getNumIncomingValues() != 2)
+    return nullptr;
+  auto *Next = dyn_cast<BinaryOperator>(P->getIncomingValueForBlock(C->Latch));
+  if (!Next || Next->getOpcode() != Instruction::Add || Next->getOperand(0) != P ||
+      !isa<ConstantInt>(Next->getOperand(1)))
+    return nullptr;
+  // After n iterations P = start + n K in P's width whether or not it wraps, and the counter,
+  // which does not wrap, tells n.
+  Value *IV = revPrimal(C->IV, B), *S = revPrimal(C->Start, B);
+  Value *PStart = revPrimal(P->getIncomingValueForBlock(C->Pre), B);
+  IRBuilder<> RBld(RB[B].Remat->getTerminator());
+  Value *N = C->Step->isOne() ? RBld.CreateSub(IV, S) : RBld.CreateSub(S, IV);
+  N = RBld.CreateZExtOrTrunc(N, P->getType());
+  return RBld.CreateAdd(PStart, RBld.CreateMul(N, Next->getOperand(1)), P->getName());
 }
 
 GradientGen::CountedLoop *GradientGen::invariantIn(const Value *V, BasicBlock *B) {
@@ -189,9 +248,20 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     return Known;
   auto *I = cast<Instruction>(V);
   Value *R;
-  if (CountedLoop *C = CountedByIV.lookup(I); C && C->L->contains(B)) {
+  CountedLoop *CI = CountedByIV.lookup(I);
+  if (CI && CI->L->contains(B)) {
     IRBuilder<> RBld(RB[B].Remat->getTerminator());
-    R = RBld.CreateLoad(I->getType(), countedSlot(*C), I->getName());
+    R = RBld.CreateLoad(I->getType(), countedSlot(*CI), I->getName());
+  } else if (Value *Final = CI ? counterAtExit(*CI, B) : nullptr) {
+    R = Final;
+  } else if (Value *Sec = isa<PHINode>(I) ? secondaryCounter(cast<PHINode>(I), B) : nullptr) {
+    R = Sec;
+  } else if (isa<CmpInst>(I) && count_if(I->operands(), [&](Use &U) {
+               return !recomputableWithoutTape(U.get(), B, 6);
+             }) >= 2) {
+    // Rebuilding the comparison would pop both operands: one flag is fewer bytes (k-means'
+    // `dist < best`, whose select needs nothing else).
+    R = pushAndPop(augOf(I), I->getType(), B);
   } else if (isRematerializable(I) || (isa<LoadInst>(I) && isReloadable(cast<LoadInst>(I))) ||
              (isCheapFloatOp(I) && recomputableWithoutTape(I, B, 6))) {
     Instruction *Cl = I->clone();
