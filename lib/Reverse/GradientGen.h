@@ -22,6 +22,7 @@
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/LoopAccessAnalysis.h"
@@ -231,6 +232,12 @@ private:
   /// the reverse of every block of the loop reads.
   Value *fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow, const Value *Key);
   std::map<std::tuple<CountedLoop *, const Value *, unsigned>, AllocaInst *> Hoisted; // 0: primal, 1 + lane: shadow
+  /// A load in B's innermost loop, counted, whose address does not change in it and that nothing
+  /// in the loop may overwrite: it reads one value in every iteration (`xc[c]` in GMM's
+  /// `out[r] += L[idx] * xc[c]`). Returns the loop, or null.
+  CountedLoop *invariantLoad(const LoadInst *L, BasicBlock *B);
+  /// The last value L loaded, kept in a local of the forward sweep and read at the loop's exit.
+  Value *lastLoadedAtExit(LoadInst *L, CountedLoop &C);
   DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;
   bool UnknownWrites = false;
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.

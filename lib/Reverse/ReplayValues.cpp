@@ -189,6 +189,56 @@ Value *GradientGen::fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, Basic
   return RBld.CreateLoad(T, Slot, Key->getName());
 }
 
+GradientGen::CountedLoop *GradientGen::invariantLoad(const LoadInst *L, BasicBlock *B) {
+  if (!SrcLI || L->isVolatile() || L->isAtomic())
+    return nullptr;
+  Loop *Lp = SrcLI->getLoopFor(L->getParent());
+  CountedLoop *C = Lp ? CountedByHeader.lookup(Lp->getHeader()) : nullptr;
+  // Its block must run in every iteration that reaches the latch, so that the last iteration's
+  // value is the one kept.
+  if (!C || !Lp->contains(B) || !Lp->isLoopInvariant(L->getPointerOperand()) ||
+      !SrcDT->dominates(L->getParent(), C->Latch))
+    return nullptr;
+  const Value *Obj = getUnderlyingObject(L->getPointerOperand(), 12);
+  if (!isIdentifiedObject(Obj))
+    return nullptr;
+  for (BasicBlock *BB : Lp->blocks())
+    for (Instruction &I : *BB) {
+      if (!I.mayWriteToMemory() || isIgnorableIntrinsic(&I))
+        continue;
+      const Value *Dest = nullptr;
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        Dest = SI->getPointerOperand();
+      else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+        Dest = MI->getDest();
+      else if (auto *CB = dyn_cast<CallBase>(&I)) {
+        // libm may set errno, which no float load reads.
+        MemoryEffects ME = CB->getMemoryEffects();
+        if (ME.getWithoutLoc(IRMemLocation::ErrnoMem).getWithoutLoc(IRMemLocation::InaccessibleMem).onlyReadsMemory())
+          continue;
+      }
+      if (!Dest)
+        return nullptr;
+      const Value *DObj = getUnderlyingObject(Dest, 12);
+      if (DObj == Obj || !isIdentifiedObject(DObj))
+        return nullptr;
+    }
+  return C;
+}
+
+Value *GradientGen::lastLoadedAtExit(LoadInst *L, CountedLoop &C) {
+  auto *AugL = cast<Instruction>(augOf(L));
+  BasicBlock &AugEntry = cast<Instruction>(AugL)->getFunction()->getEntryBlock();
+  IRBuilder<> EB(&AugEntry, AugEntry.getFirstInsertionPt());
+  AllocaInst *Last = EB.CreateAlloca(L->getType(), nullptr, L->getName() + ".last");
+  EB.CreateStore(Constant::getNullValue(L->getType()), Last); // read only when the loop ran
+  IRBuilder<> B(AugL->getNextNode());
+  B.CreateStore(AugL, Last);
+  BasicBlock *AugExit = cast<BasicBlock>(VA[C.Exit]);
+  IRBuilder<> XB(AugExit, AugExit->getFirstInsertionPt());
+  return XB.CreateLoad(L->getType(), Last, L->getName() + ".last");
+}
+
 static bool isRematerializable(const Instruction *I) {
   if (I->getType()->isFPOrFPVectorTy())
     return false;
@@ -273,6 +323,10 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     R = Cl;
   } else if (CountedLoop *C = invariantIn(I, B)) {
     R = fromLoopExit(*C, augOf(I), I->getType(), B, false, I);
+  } else if (CountedLoop *C = isa<LoadInst>(I) ? invariantLoad(cast<LoadInst>(I), B) : nullptr) {
+    auto Key = std::make_tuple(C, (const Value *)I, 0u);
+    R = fromLoopExit(*C, Hoisted.count(Key) ? nullptr : lastLoadedAtExit(cast<LoadInst>(I), *C),
+                     I->getType(), B, false, I);
   } else {
     R = pushAndPop(augOf(I), I->getType(), B);
   }
