@@ -247,10 +247,13 @@ static bool isRematerializable(const Instruction *I) {
          isa<FreezeInst>(I);
 }
 
-/// Float arithmetic that costs about as much to repeat as to pop (no division, no calls).
+/// Float arithmetic that costs about as much to repeat as to pop (no division, no libm calls).
 static bool isCheapFloatOp(const Instruction *I) {
   if (!I->getType()->isFPOrFPVectorTy())
     return false;
+  if (auto *II = dyn_cast<IntrinsicInst>(I)) // what `a * b + c` and fabs() become
+    return II->getIntrinsicID() == Intrinsic::fmuladd || II->getIntrinsicID() == Intrinsic::fma ||
+           II->getIntrinsicID() == Intrinsic::fabs;
   switch (I->getOpcode()) {
   case Instruction::FAdd:
   case Instruction::FSub:
