@@ -340,7 +340,9 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   fillReverse();
   if (Failed)
     return false;
-  // Now every reverse block has asked for what it needs: emit the pushes.
+  // Now every reverse block has asked for what it needs: drop what can be rebuilt from the rest,
+  // and emit the pushes.
+  trimPops();
   SmallVector<std::pair<BasicBlock *, SmallVector<Value *, 8>>, 16> AugPushes;
   for (auto &[BB, Vals] : Pushes)
     AugPushes.push_back({cast<BasicBlock>(VA[BB]), SmallVector<Value *, 8>(Vals.begin(), Vals.end())});

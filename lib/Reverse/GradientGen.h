@@ -197,6 +197,9 @@ private:
   Type *floatElementType(Value *Ptr, Instruction *At);
   void analyzeWrites();
   bool isReloadable(const LoadInst *L);
+  /// A's memory holds the same values from the call until this reverse sweep: the function never
+  /// writes it, and neither do the callers (top level, or Signature::UnchangedArgs).
+  bool unchangedUntilReverse(const Argument *A);
   bool recomputableWithoutTape(const Value *V, BasicBlock *B, unsigned Depth);
   SmallPtrSet<const Argument *, 8> WrittenArgs;
   /// A counted loop whose counter the reverse sweep recomputes: it counts down from the value
@@ -239,6 +242,13 @@ private:
   /// The last value L loaded, kept in a local of the forward sweep and read at the loop's exit.
   Value *lastLoadedAtExit(LoadInst *L, CountedLoop &C);
   DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;
+  /// Once every reverse block has asked for its values (TapeTrim.cpp): a cheap float value popped
+  /// in a block whose operands that block pops too, or rebuilds without the tape, is rebuilt
+  /// from them and no longer taped. Which values a block pops is only known at the end.
+  void trimPops();
+  bool rebuildableFromPops(const Value *V, BasicBlock *B, unsigned Depth, const DenseSet<Value *> &Dropped);
+  Value *rebuildFromPops(Value *V, BasicBlock *B, IRBuilder<> &At, DenseMap<const Value *, Value *> &Built,
+                         const DenseSet<Value *> &Dropped);
   bool UnknownWrites = false;
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
   void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
@@ -257,6 +267,11 @@ private:
   /// the thread (a local of the region). Returns false when a plain add is right.
   bool atomicAccumulate(IRBuilder<> &Bd, const Value *SrcPtr, Value *Addr, Value *D, Align A);
 };
+
+/// Integer and pointer arithmetic the reverse sweep repeats rather than tapes.
+bool isRematerializable(const llvm::Instruction *I);
+/// Float arithmetic that costs about as much to repeat as to pop.
+bool isCheapFloatOp(const llvm::Instruction *I);
 
 /// A call of a function with a body that gets its own gradient pair (not an intrinsic, a rule or
 /// an allocator).

@@ -2,9 +2,46 @@
 // never overwritten, hoisted out of counted loops, otherwise popped from the tape.
 #include "Reverse/GradientGen.h"
 #include "Analysis/UserAnnotations.h"
+#include "llvm/IR/InstIterator.h"
 
 namespace synthase {
 namespace gradient {
+
+/// F, and what it calls, writes only memory it allocates itself. The plugin runs before LLVM
+/// infers `memory(read)` for functions such as det's recursive minor, so it looks for itself.
+static bool writesOnlyItsOwnMemory(const Function &F, SmallPtrSetImpl<const Function *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return true; // a cycle adds no write of its own
+  auto Fresh = [](const Value *Ptr) {
+    const Value *U = getUnderlyingObject(Ptr, 12);
+    return isa<AllocaInst>(U) || (isa<CallBase>(U) && isAllocator(cast<CallBase>(U)->getCalledFunction()));
+  };
+  for (const Instruction &I : instructions(F)) {
+    if (!I.mayWriteToMemory() || isIgnorableIntrinsic(&I))
+      continue;
+    if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      if (!Fresh(SI->getPointerOperand()) || SI->isVolatile())
+        return false;
+      continue;
+    }
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      if (!Fresh(MI->getDest()) || MI->isVolatile())
+        return false;
+      continue;
+    }
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB)
+      return false;
+    const Function *G = CB->getCalledFunction();
+    if (findLocalRule(&I) || CB->onlyReadsMemory() || hasJacobianRule(CB))
+      continue;
+    if (std::optional<Allocator> A = allocatorFor(G); A && A->Role == AllocRole::Alloc && A->Out < 0)
+      continue;
+    if (!G || G->isDeclaration() || !writesOnlyItsOwnMemory(*G, Seen))
+      return false;
+  }
+  return true;
+}
 
 void GradientGen::analyzeWrites() {
   auto noteWrite = [&](const Value *Ptr) {
@@ -36,6 +73,8 @@ void GradientGen::analyzeWrites() {
           continue;
         if (G && G->isDeclaration() && isKnownInactiveCallee(G->getName()))
           continue;
+        if (SmallPtrSet<const Function *, 8> Seen; G && !G->isDeclaration() && writesOnlyItsOwnMemory(*G, Seen))
+          continue;
         if (CB->onlyAccessesArgMemory() || A) {
           for (Use &U : CB->args())
             if (U->getType()->isPointerTy())
@@ -50,13 +89,18 @@ void GradientGen::analyzeWrites() {
 }
 
 bool GradientGen::isReloadable(const LoadInst *L) {
-  if (!Sig.TopLevel || UnknownWrites || L->isVolatile() || L->isAtomic())
+  if (UnknownWrites || L->isVolatile() || L->isAtomic())
     return false;
   const Value *U = getUnderlyingObject(L->getPointerOperand(), 12);
   if (auto *G = dyn_cast<GlobalVariable>(U))
-    return G->isConstant();
+    return Sig.TopLevel && G->isConstant();
   auto *A = dyn_cast<Argument>(U);
-  if (!A || WrittenArgs.count(A))
+  return A && unchangedUntilReverse(A);
+}
+
+bool GradientGen::unchangedUntilReverse(const Argument *A) {
+  unsigned K = A->getArgNo();
+  if (UnknownWrites || WrittenArgs.count(A) || !(Sig.TopLevel || (K < 64 && (Sig.UnchangedArgs >> K & 1))))
     return false;
   // Another written argument could point into the same memory unless this one is noalias.
   return WrittenArgs.empty() || A->hasNoAliasAttr();
@@ -239,7 +283,7 @@ Value *GradientGen::lastLoadedAtExit(LoadInst *L, CountedLoop &C) {
   return XB.CreateLoad(L->getType(), Last, L->getName() + ".last");
 }
 
-static bool isRematerializable(const Instruction *I) {
+bool isRematerializable(const Instruction *I) {
   if (I->getType()->isFPOrFPVectorTy())
     return false;
   return isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<CmpInst>(I) ||
@@ -248,7 +292,7 @@ static bool isRematerializable(const Instruction *I) {
 }
 
 /// Float arithmetic that costs about as much to repeat as to pop (no division, no libm calls).
-static bool isCheapFloatOp(const Instruction *I) {
+bool isCheapFloatOp(const Instruction *I) {
   if (!I->getType()->isFPOrFPVectorTy())
     return false;
   if (auto *II = dyn_cast<IntrinsicInst>(I)) // what `a * b + c` and fabs() become
