@@ -8,6 +8,9 @@
 //   from the loop counter, and `xc[c]`, which the inner loop does not change, is taped once per
 //   inner loop rather than once per product.
 // - counted loops that count down, or test `!=`, whose final counters are rebuilt too.
+// - det by expansion by minors, a recursive callee: the matrix, which no caller writes, is
+//   re-read there (Signature::UnchangedArgs), and `sign * A[r][c]` is rebuilt from the popped
+//   sign once the reverse sweep is complete (Reverse/TapeTrim.cpp).
 // Gradients are checked against hand-written ones (k-means, analytic) or central differences, and
 // against forward mode along a direction, at -O0, -O2 and -O3, C and C++.
 // RUN: %synthase-cc -O0 -mllvm -synthase-tape-stats -I%inputs %s -o %t0 -lm && %t0
@@ -163,9 +166,53 @@ static void check_down(void) {
   CHECK_CLOSE(tan, check_dot(dx, v, N), 1e-10, "counting down: forward and reverse agree");
 }
 
+/* ---- det by expansion by minors ---- */
+static double minor_of(const double *A, int ell, int r, unsigned used) {
+  if (r == ell)
+    return 1;
+  double s = 0, sign = 1;
+  for (int c = 0; c < ell; ++c) {
+    if (used & (1u << c))
+      continue;
+    s += sign * A[r * ell + c] * minor_of(A, ell, r + 1, used | (1u << c));
+    sign = -sign;
+  }
+  return s;
+}
+static double det(const double *A, int ell) { return minor_of(A, ell, 0, 0); }
+
+static void check_det(void) {
+  /* Calls that loop (minors of sizes 6 down to 1), loop iterations that recurse, calls. */
+  enum { L = 6, LOOPING = 1 + 6 + 30 + 120 + 360 + 720, RECURSING = LOOPING - 1 + 720, CALLS = RECURSING + 1 };
+  static double A[L * L], dA[L * L], v[L * L];
+  for (int q = 0; q < L * L; ++q) {
+    A[q] = sin(1.7 * q + 0.4) + (q % (L + 1) == 0 ? 2.0 : 0.0);
+    v[q] = cos(0.23 * q);
+  }
+  __synthase_tape_peak_v1 = 0;
+  __enzyme_autodiff((void *)det, enzyme_dup, A, dA, enzyme_const, L);
+  long tape = __synthase_tape_peak_v1;
+  for (int q = 0; q < L * L; ++q) { /* det is linear in each entry: central differences are exact */
+    double h = 1e-3, a0 = A[q];
+    A[q] = a0 + h;
+    double fp = det(A, L);
+    A[q] = a0 - h;
+    double fm = det(A, L);
+    A[q] = a0;
+    CHECK_CLOSE(dA[q], (fp - fm) / (2 * h), 1e-9, "det d/dA[%d] vs FD", q);
+  }
+  double tan = __enzyme_fwddiff((void *)det, enzyme_dup, A, v, enzyme_const, L);
+  CHECK_CLOSE(tan, check_dot(dA, v, L * L), 1e-10, "det: forward and reverse agree");
+  /* The minor and the sign per iteration that recurses (sign * A[r][c] was a third value), which
+   * way each iteration went, and which way each call returned. */
+  long want = 16L * RECURSING + 8L * L * LOOPING + 8L * CALLS;
+  CHECK_TRUE(tape <= want, "det tape %ld bytes, want at most %ld", tape, want);
+}
+
 int main(void) {
   check_kmeans();
   check_tri();
   check_down();
+  check_det();
   return check_report();
 }
