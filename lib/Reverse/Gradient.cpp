@@ -356,6 +356,11 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
 using gradient::GradientGen;
 
 GradientPair Engine::gradientPair(const Signature &S) {
+  if (S.UnchangedArgs && (Custom.reverseRule(S.Fn) || isIndirectTrampoline(S.Fn))) {
+    Signature Plain = S; // only generated bodies re-read memory: one pair whatever the promise
+    Plain.UnchangedArgs = 0;
+    return gradientPair(Plain);
+  }
   auto It = Gradients.find(S);
   if (It != Gradients.end())
     return It->second;
