@@ -69,11 +69,12 @@ void GradientGen::trimPops() {
     for (Instruction &I : BB)
       if (Value *A = VA.lookup(&I))
         SrcOf[A] = &I;
-  // Newest requests last: a value that other rebuilt values use is kept if it is popped.
+  // In the order of the pushes, so that the same input always gives the same derivative.
   SmallVector<std::tuple<BasicBlock *, Value *, Instruction *>, 16> Candidates;
-  for (auto &[Key, Pop] : PoppedIn)
-    if (Instruction *I = SrcOf.lookup(Key.second); I && isCheapFloatOp(I) && !isa<PHINode>(I))
-      Candidates.push_back({Key.first, Key.second, I});
+  for (auto &[B, Vals] : Pushes)
+    for (Value *Aug : Vals)
+      if (Instruction *I = SrcOf.lookup(Aug); I && isCheapFloatOp(I) && !isa<PHINode>(I) && PoppedIn.count({B, Aug}))
+        Candidates.push_back({B, Aug, I});
   DenseSet<Value *> Dropped;
   for (auto &[B, Aug, I] : Candidates) {
     Value *Pop = PoppedIn.lookup({B, Aug});
