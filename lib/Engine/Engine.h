@@ -37,10 +37,15 @@ struct Signature {
   /// shadow pointers (a const pointer stored into a struct the callee reads): every access through
   /// an argument or a loaded pointer is then guarded (see mayStoreNullShadows).
   bool ShadowArgsMaybeNull = false;
+  /// Reverse mode, below the top level: bit k says that what pointer argument k points to holds
+  /// the same values from the call until the callee's reverse sweep (the callers up to the top
+  /// level never write it), so the callee may re-read it instead of taping what it loads.
+  uint64_t UnchangedArgs = 0;
   bool operator<(const Signature &O) const {
-    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow, Parallel, ShadowArgsMaybeNull) <
+    return std::tie(Fn, Mode, Acts, Width, RetPrimal, RetActive, TopLevel, RetShadow, Parallel, ShadowArgsMaybeNull,
+                    UnchangedArgs) <
            std::tie(O.Fn, O.Mode, O.Acts, O.Width, O.RetPrimal, O.RetActive, O.TopLevel, O.RetShadow, O.Parallel,
-                    O.ShadowArgsMaybeNull);
+                    O.ShadowArgsMaybeNull, O.UnchangedArgs);
   }
 };
 

@@ -77,6 +77,10 @@ Signature GradientGen::calleeSignature(CallBase *CB) {
   // Not NullShadows, which a callee's maybe-null returned shadow turns on midway: the augmented
   // and the reverse sweep must ask for the same pair.
   S.ShadowArgsMaybeNull = CalleeArgsMaybeNull && is_contained(S.Acts, ArgKind::Dup);
+  for (Use &U : CB->args())
+    if (auto *A = dyn_cast<Argument>(getUnderlyingObject(U.get(), 12));
+        A && U.getOperandNo() < 64 && U->getType()->isPointerTy() && unchangedUntilReverse(A))
+      S.UnchangedArgs |= uint64_t(1) << U.getOperandNo();
   return S;
 }
 

@@ -342,10 +342,13 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   fillReverse();
   if (Failed)
     return false;
-  // Now every reverse block has asked for what it needs: emit the pushes.
+  // Now every reverse block has asked for what it needs: drop what can be rebuilt from the rest,
+  // and emit the pushes.
+  trimPops();
   SmallVector<std::pair<BasicBlock *, SmallVector<Value *, 8>>, 16> AugPushes;
   for (auto &[BB, Vals] : Pushes)
     AugPushes.push_back({cast<BasicBlock>(VA[BB]), SmallVector<Value *, 8>(Vals.begin(), Vals.end())});
+  reportTapePushes(*Aug, AugPushes);
   emitAllTapePushes(E, *Aug, TapeA, AugPushes);
   return true;
 }
@@ -355,6 +358,11 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
 using gradient::GradientGen;
 
 GradientPair Engine::gradientPair(const Signature &S) {
+  if (S.UnchangedArgs && (Custom.reverseRule(S.Fn) || isIndirectTrampoline(S.Fn))) {
+    Signature Plain = S; // only generated bodies re-read memory: one pair whatever the promise
+    Plain.UnchangedArgs = 0;
+    return gradientPair(Plain);
+  }
   auto It = Gradients.find(S);
   if (It != Gradients.end())
     return It->second;

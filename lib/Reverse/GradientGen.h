@@ -22,6 +22,7 @@
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/LoopAccessAnalysis.h"
@@ -213,6 +214,10 @@ private:
   }
   void analyzeWrites();
   bool isReloadable(const LoadInst *L);
+  /// A's memory holds the same values from the call until this reverse sweep: the function never
+  /// writes it, and neither do the callers (top level, or Signature::UnchangedArgs).
+  bool unchangedUntilReverse(const Argument *A);
+  bool recomputableWithoutTape(const Value *V, BasicBlock *B, unsigned Depth);
   SmallPtrSet<const Argument *, 8> WrittenArgs;
   /// A counted loop whose counter the reverse sweep recomputes: it counts down from the value
   /// recorded once at the loop's exit, and `counter == start` tells the first iteration, so
@@ -224,6 +229,10 @@ private:
     ConstantInt *Step;
     BasicBlock *Pre, *Latch, *Exit;
     AllocaInst *Slot = nullptr;
+    /// The header's exit test as `IV Stay Bound` (true: another iteration), when it compares the
+    /// counter with a loop-invariant bound; then the final value need not be taped.
+    Value *Bound = nullptr;
+    CmpInst::Predicate Stay = CmpInst::BAD_ICMP_PREDICATE;
   };
   std::unique_ptr<DominatorTree> SrcDT;
   std::unique_ptr<LoopInfo> SrcLI;
@@ -232,13 +241,31 @@ private:
   DenseMap<const Value *, CountedLoop *> CountedByIV;
   void findCountedLoops();
   Value *countedSlot(CountedLoop &C);
+  /// The counter's value at C's exit, rebuilt from its start and bound, or null.
+  Value *counterAtExit(CountedLoop &C, BasicBlock *B);
+  /// A second induction variable of a counted loop (`idx += K` next to the counter), rebuilt in
+  /// B from the counter, or null.
+  Value *secondaryCounter(PHINode *P, BasicBlock *B);
   /// The outermost counted loop around B that V is invariant in, or null.
   CountedLoop *invariantIn(const Value *V, BasicBlock *B);
   /// A value invariant in C's loop is taped once, at the loop's exit, and kept in a slot that
   /// the reverse of every block of the loop reads.
   Value *fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow, const Value *Key);
   std::map<std::tuple<CountedLoop *, const Value *, unsigned>, AllocaInst *> Hoisted; // 0: primal, 1 + lane: shadow
+  /// A load in B's innermost loop, counted, whose address does not change in it and that nothing
+  /// in the loop may overwrite: it reads one value in every iteration (`xc[c]` in GMM's
+  /// `out[r] += L[idx] * xc[c]`). Returns the loop, or null.
+  CountedLoop *invariantLoad(const LoadInst *L, BasicBlock *B);
+  /// The last value L loaded, kept in a local of the forward sweep and read at the loop's exit.
+  Value *lastLoadedAtExit(LoadInst *L, CountedLoop &C);
   DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;
+  /// Once every reverse block has asked for its values (TapeTrim.cpp): a cheap float value popped
+  /// in a block whose operands that block pops too, or rebuilds without the tape, is rebuilt
+  /// from them and no longer taped. Which values a block pops is only known at the end.
+  void trimPops();
+  bool rebuildableFromPops(const Value *V, BasicBlock *B, unsigned Depth, const DenseSet<Value *> &Dropped);
+  Value *rebuildFromPops(Value *V, BasicBlock *B, IRBuilder<> &At, DenseMap<const Value *, Value *> &Built,
+                         const DenseSet<Value *> &Dropped);
   bool UnknownWrites = false;
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
   void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
@@ -257,6 +284,11 @@ private:
   /// the thread (a local of the region). Returns false when a plain add is right.
   bool atomicAccumulate(IRBuilder<> &Bd, const Value *SrcPtr, Value *Addr, Value *D, Align A);
 };
+
+/// Integer and pointer arithmetic the reverse sweep repeats rather than tapes.
+bool isRematerializable(const llvm::Instruction *I);
+/// Float arithmetic that costs about as much to repeat as to pop.
+bool isCheapFloatOp(const llvm::Instruction *I);
 
 /// A call of a function with a body that gets its own gradient pair (not an intrinsic, a rule or
 /// an allocator).

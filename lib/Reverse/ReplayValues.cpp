@@ -2,9 +2,46 @@
 // never overwritten, hoisted out of counted loops, otherwise popped from the tape.
 #include "Reverse/GradientGen.h"
 #include "Analysis/UserAnnotations.h"
+#include "llvm/IR/InstIterator.h"
 
 namespace synthase {
 namespace gradient {
+
+/// F, and what it calls, writes only memory it allocates itself. The plugin runs before LLVM
+/// infers `memory(read)` for functions such as det's recursive minor, so it looks for itself.
+static bool writesOnlyItsOwnMemory(const Function &F, SmallPtrSetImpl<const Function *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return true; // a cycle adds no write of its own
+  auto Fresh = [](const Value *Ptr) {
+    const Value *U = getUnderlyingObject(Ptr, 12);
+    return isa<AllocaInst>(U) || (isa<CallBase>(U) && isAllocator(cast<CallBase>(U)->getCalledFunction()));
+  };
+  for (const Instruction &I : instructions(F)) {
+    if (!I.mayWriteToMemory() || isIgnorableIntrinsic(&I))
+      continue;
+    if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      if (!Fresh(SI->getPointerOperand()) || SI->isVolatile())
+        return false;
+      continue;
+    }
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      if (!Fresh(MI->getDest()) || MI->isVolatile())
+        return false;
+      continue;
+    }
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB)
+      return false;
+    const Function *G = CB->getCalledFunction();
+    if (findLocalRule(&I) || CB->onlyReadsMemory() || hasJacobianRule(CB))
+      continue;
+    if (std::optional<Allocator> A = allocatorFor(G); A && A->Role == AllocRole::Alloc && A->Out < 0)
+      continue;
+    if (!G || G->isDeclaration() || !writesOnlyItsOwnMemory(*G, Seen))
+      return false;
+  }
+  return true;
+}
 
 void GradientGen::analyzeWrites() {
   auto noteWrite = [&](const Value *Ptr) {
@@ -36,6 +73,8 @@ void GradientGen::analyzeWrites() {
           continue;
         if (G && G->isDeclaration() && isKnownInactiveCallee(G->getName()))
           continue;
+        if (SmallPtrSet<const Function *, 8> Seen; G && !G->isDeclaration() && writesOnlyItsOwnMemory(*G, Seen))
+          continue;
         if (CB->onlyAccessesArgMemory() || A) {
           for (Use &U : CB->args())
             if (U->getType()->isPointerTy())
@@ -50,13 +89,18 @@ void GradientGen::analyzeWrites() {
 }
 
 bool GradientGen::isReloadable(const LoadInst *L) {
-  if (!Sig.TopLevel || UnknownWrites || L->isVolatile() || L->isAtomic())
+  if (UnknownWrites || L->isVolatile() || L->isAtomic())
     return false;
   const Value *U = getUnderlyingObject(L->getPointerOperand(), 12);
   if (auto *G = dyn_cast<GlobalVariable>(U))
-    return G->isConstant();
+    return Sig.TopLevel && G->isConstant();
   auto *A = dyn_cast<Argument>(U);
-  if (!A || WrittenArgs.count(A))
+  return A && unchangedUntilReverse(A);
+}
+
+bool GradientGen::unchangedUntilReverse(const Argument *A) {
+  unsigned K = A->getArgNo();
+  if (UnknownWrites || WrittenArgs.count(A) || !(Sig.TopLevel || (K < 64 && (Sig.UnchangedArgs >> K & 1))))
     return false;
   // Another written argument could point into the same memory unless this one is noalias.
   return WrittenArgs.empty() || A->hasNoAliasAttr();
@@ -80,7 +124,22 @@ void GradientGen::findCountedLoops() {
       // Without wrapping the counter never returns to its start, so it identifies iteration 1.
       if (!Step || Step->isZero() || !(Next->hasNoSignedWrap() || Next->hasNoUnsignedWrap()))
         continue;
-      Counted.push_back({L, &P, Start, Step, Pre, Lt, Exit});
+      CountedLoop C{L, &P, Start, Step, Pre, Lt, Exit};
+      auto *Br = dyn_cast<BranchInst>(H->getTerminator());
+      auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+      if (Cmp && L->contains(Br->getSuccessor(0)) != L->contains(Br->getSuccessor(1))) {
+        CmpInst::Predicate Pr = Cmp->getPredicate();
+        Value *Bound = Cmp->getOperand(1);
+        if (Cmp->getOperand(1) == &P) {
+          Bound = Cmp->getOperand(0);
+          Pr = CmpInst::getSwappedPredicate(Pr);
+        }
+        if ((Cmp->getOperand(0) == &P || Cmp->getOperand(1) == &P) && L->isLoopInvariant(Bound)) {
+          C.Bound = Bound;
+          C.Stay = L->contains(Br->getSuccessor(0)) ? Pr : CmpInst::getInversePredicate(Pr);
+        }
+      }
+      Counted.push_back(C);
       break;
     }
   }
@@ -98,6 +157,50 @@ Value *GradientGen::countedSlot(CountedLoop &C) {
     C.Slot = EntryB->CreateAlloca(C.IV->getType(), nullptr, C.IV->getName() + ".counter");
   }
   return C.Slot;
+}
+
+Value *GradientGen::counterAtExit(CountedLoop &C, BasicBlock *B) {
+  if (!C.Bound || B != C.Exit || !recomputableWithoutTape(C.Start, B, 6) ||
+      !recomputableWithoutTape(C.Bound, B, 6))
+    return nullptr;
+  // Counting by one from Start while `IV < Bound`, the loop leaves at max(Start, Bound): the
+  // no-wrap flag of the increment guarantees that it gets there.
+  bool Up = C.Step->isOne(), Down = C.Step->isMinusOne();
+  Intrinsic::ID Id;
+  if (C.Stay == CmpInst::ICMP_NE && (Up || Down))
+    return revPrimal(C.Bound, B);
+  if (Up && C.Stay == CmpInst::ICMP_SLT)
+    Id = Intrinsic::smax;
+  else if (Up && C.Stay == CmpInst::ICMP_ULT)
+    Id = Intrinsic::umax;
+  else if (Down && C.Stay == CmpInst::ICMP_SGT)
+    Id = Intrinsic::smin;
+  else if (Down && C.Stay == CmpInst::ICMP_UGT)
+    Id = Intrinsic::umin;
+  else
+    return nullptr;
+  Value *S = revPrimal(C.Start, B), *N = revPrimal(C.Bound, B);
+  IRBuilder<> RBld(RB[B].Remat->getTerminator());
+  return RBld.CreateBinaryIntrinsic(Id, S, N, nullptr, C.IV->getName() + ".final");
+}
+
+Value *GradientGen::secondaryCounter(PHINode *P, BasicBlock *B) {
+  CountedLoop *C = CountedByHeader.lookup(P->getParent());
+  if (!C || P == C->IV || !C->L->contains(B) || !P->getType()->isIntegerTy() ||
+      !(C->Step->isOne() || C->Step->isMinusOne()) || P->getNumIncomingValues() != 2)
+    return nullptr;
+  auto *Next = dyn_cast<BinaryOperator>(P->getIncomingValueForBlock(C->Latch));
+  if (!Next || Next->getOpcode() != Instruction::Add || Next->getOperand(0) != P ||
+      !isa<ConstantInt>(Next->getOperand(1)))
+    return nullptr;
+  // After n iterations P = start + n K in P's width whether or not it wraps, and the counter,
+  // which does not wrap, tells n.
+  Value *IV = revPrimal(C->IV, B), *S = revPrimal(C->Start, B);
+  Value *PStart = revPrimal(P->getIncomingValueForBlock(C->Pre), B);
+  IRBuilder<> RBld(RB[B].Remat->getTerminator());
+  Value *N = C->Step->isOne() ? RBld.CreateSub(IV, S) : RBld.CreateSub(S, IV);
+  N = RBld.CreateZExtOrTrunc(N, P->getType());
+  return RBld.CreateAdd(PStart, RBld.CreateMul(N, Next->getOperand(1)), P->getName());
 }
 
 GradientGen::CountedLoop *GradientGen::invariantIn(const Value *V, BasicBlock *B) {
@@ -130,7 +233,57 @@ Value *GradientGen::fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, Basic
   return RBld.CreateLoad(T, Slot, Key->getName());
 }
 
-static bool isRematerializable(const Instruction *I) {
+GradientGen::CountedLoop *GradientGen::invariantLoad(const LoadInst *L, BasicBlock *B) {
+  if (!SrcLI || L->isVolatile() || L->isAtomic())
+    return nullptr;
+  Loop *Lp = SrcLI->getLoopFor(L->getParent());
+  CountedLoop *C = Lp ? CountedByHeader.lookup(Lp->getHeader()) : nullptr;
+  // Its block must run in every iteration that reaches the latch, so that the last iteration's
+  // value is the one kept.
+  if (!C || !Lp->contains(B) || !Lp->isLoopInvariant(L->getPointerOperand()) ||
+      !SrcDT->dominates(L->getParent(), C->Latch))
+    return nullptr;
+  const Value *Obj = getUnderlyingObject(L->getPointerOperand(), 12);
+  if (!isIdentifiedObject(Obj))
+    return nullptr;
+  for (BasicBlock *BB : Lp->blocks())
+    for (Instruction &I : *BB) {
+      if (!I.mayWriteToMemory() || isIgnorableIntrinsic(&I))
+        continue;
+      const Value *Dest = nullptr;
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        Dest = SI->getPointerOperand();
+      else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+        Dest = MI->getDest();
+      else if (auto *CB = dyn_cast<CallBase>(&I)) {
+        // libm may set errno, which no float load reads.
+        MemoryEffects ME = CB->getMemoryEffects();
+        if (ME.getWithoutLoc(IRMemLocation::ErrnoMem).getWithoutLoc(IRMemLocation::InaccessibleMem).onlyReadsMemory())
+          continue;
+      }
+      if (!Dest)
+        return nullptr;
+      const Value *DObj = getUnderlyingObject(Dest, 12);
+      if (DObj == Obj || !isIdentifiedObject(DObj))
+        return nullptr;
+    }
+  return C;
+}
+
+Value *GradientGen::lastLoadedAtExit(LoadInst *L, CountedLoop &C) {
+  auto *AugL = cast<Instruction>(augOf(L));
+  BasicBlock &AugEntry = cast<Instruction>(AugL)->getFunction()->getEntryBlock();
+  IRBuilder<> EB(&AugEntry, AugEntry.getFirstInsertionPt());
+  AllocaInst *Last = EB.CreateAlloca(L->getType(), nullptr, L->getName() + ".last");
+  EB.CreateStore(Constant::getNullValue(L->getType()), Last); // read only when the loop ran
+  IRBuilder<> B(AugL->getNextNode());
+  B.CreateStore(AugL, Last);
+  BasicBlock *AugExit = cast<BasicBlock>(VA[C.Exit]);
+  IRBuilder<> XB(AugExit, AugExit->getFirstInsertionPt());
+  return XB.CreateLoad(L->getType(), Last, L->getName() + ".last");
+}
+
+bool isRematerializable(const Instruction *I) {
   if (I->getType()->isFPOrFPVectorTy())
     return false;
   return isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<CmpInst>(I) ||
@@ -138,6 +291,49 @@ static bool isRematerializable(const Instruction *I) {
          isa<FreezeInst>(I);
 }
 
+/// Float arithmetic that costs about as much to repeat as to pop (no division, no libm calls).
+bool isCheapFloatOp(const Instruction *I) {
+  if (!I->getType()->isFPOrFPVectorTy())
+    return false;
+  if (auto *II = dyn_cast<IntrinsicInst>(I)) // what `a * b + c` and fabs() become
+    return II->getIntrinsicID() == Intrinsic::fmuladd || II->getIntrinsicID() == Intrinsic::fma ||
+           II->getIntrinsicID() == Intrinsic::fabs;
+  switch (I->getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+  case Instruction::FNeg:
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// V can be rebuilt in the reverse of B from constants, arguments, the loop counters, memory that
+/// is never written, and values B's reverse already has, without popping anything: then a float
+/// computed from them (`c[l] - p[l]` in k-means' distance) is recomputed instead of taped, which
+/// stores nothing where taping it stored one value per iteration.
+bool GradientGen::recomputableWithoutTape(const Value *V, BasicBlock *B, unsigned Depth) {
+  if (isa<Constant>(V) || isa<Argument>(V) || RevVal.count({B, V}))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0)
+    return false;
+  if (CountedLoop *C = CountedByIV.lookup(I); C && C->L->contains(B))
+    return true;
+  if (auto *L = dyn_cast<LoadInst>(I))
+    return isReloadable(L) && recomputableWithoutTape(L->getPointerOperand(), B, Depth - 1);
+  if (!isRematerializable(I) && !isCheapFloatOp(I))
+    return false;
+  for (const Use &U : I->operands())
+    if (!recomputableWithoutTape(U.get(), B, Depth - 1))
+      return false;
+  return true;
+}
 
 Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
   if (isa<Constant>(V) || isa<MetadataAsValue>(V))
@@ -149,10 +345,22 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     return Known;
   auto *I = cast<Instruction>(V);
   Value *R;
-  if (CountedLoop *C = CountedByIV.lookup(I); C && C->L->contains(B)) {
+  CountedLoop *CI = CountedByIV.lookup(I);
+  if (CI && CI->L->contains(B)) {
     IRBuilder<> RBld(RB[B].Remat->getTerminator());
-    R = RBld.CreateLoad(I->getType(), countedSlot(*C), I->getName());
-  } else if (isRematerializable(I) || (isa<LoadInst>(I) && isReloadable(cast<LoadInst>(I)))) {
+    R = RBld.CreateLoad(I->getType(), countedSlot(*CI), I->getName());
+  } else if (Value *Final = CI ? counterAtExit(*CI, B) : nullptr) {
+    R = Final;
+  } else if (Value *Sec = isa<PHINode>(I) ? secondaryCounter(cast<PHINode>(I), B) : nullptr) {
+    R = Sec;
+  } else if (isa<CmpInst>(I) && count_if(I->operands(), [&](Use &U) {
+               return !recomputableWithoutTape(U.get(), B, 6);
+             }) >= 2) {
+    // Rebuilding the comparison would pop both operands: one flag is fewer bytes (k-means'
+    // `dist < best`, whose select needs nothing else).
+    R = pushAndPop(augOf(I), I->getType(), B);
+  } else if (isRematerializable(I) || (isa<LoadInst>(I) && isReloadable(cast<LoadInst>(I))) ||
+             (isCheapFloatOp(I) && recomputableWithoutTape(I, B, 6))) {
     Instruction *Cl = I->clone();
     for (Use &U : Cl->operands())
       U.set(revPrimal(U.get(), B));
@@ -162,6 +370,10 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     R = Cl;
   } else if (CountedLoop *C = invariantIn(I, B)) {
     R = fromLoopExit(*C, augOf(I), I->getType(), B, false, I);
+  } else if (CountedLoop *C = isa<LoadInst>(I) ? invariantLoad(cast<LoadInst>(I), B) : nullptr) {
+    auto Key = std::make_tuple(C, (const Value *)I, 0u);
+    R = fromLoopExit(*C, Hoisted.count(Key) ? nullptr : lastLoadedAtExit(cast<LoadInst>(I), *C),
+                     I->getType(), B, false, I);
   } else {
     R = pushAndPop(augOf(I), I->getType(), B);
   }

@@ -54,6 +54,10 @@ constexpr const char *TapePeakName = "__synthase_tape_peak_v1";
 /// the high-water mark; otherwise emits nothing (TapeStats.cpp).
 void emitTapeStats(llvm::Module &M, llvm::IRBuilder<> &B, llvm::Value *Tape);
 
+/// With -synthase-tape-report, prints what each block of the augmented sweep Aug pushes.
+void reportTapePushes(const llvm::Function &Aug,
+                      llvm::ArrayRef<std::pair<llvm::BasicBlock *, llvm::SmallVector<llvm::Value *, 8>>> Pushes);
+
 /// Marks the arena's helper functions: a clone made for differentiation calls them, never
 /// inlines them.
 constexpr const char *TapeRuntimeAttr = "synthase-tape-runtime";

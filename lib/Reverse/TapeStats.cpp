@@ -6,6 +6,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
@@ -14,7 +15,27 @@ static cl::opt<bool> TapeStats("synthase-tape-stats", cl::Hidden,
                                cl::desc("Benchmarking: record the largest tape of any reverse call in "
                                         "the global __synthase_tape_peak_v1 (bytes)"));
 
+static cl::opt<bool> TapeReport("synthase-tape-report", cl::Hidden,
+                                cl::desc("Print, for every gradient, which values each block of its "
+                                         "forward sweep pushes (to find what could be recomputed)"));
+
 namespace synthase {
+
+void reportTapePushes(const Function &Aug,
+                      ArrayRef<std::pair<BasicBlock *, SmallVector<Value *, 8>>> Pushes) {
+  if (!TapeReport)
+    return;
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
+  errs() << "tape of " << Aug.getName() << ":\n";
+  for (auto &[BB, Vals] : Pushes) {
+    uint64_t Bytes = 0;
+    for (Value *V : Vals)
+      Bytes += tapeSlotSize(DL, V->getType());
+    errs() << "  block " << BB->getName() << " (" << Bytes << " bytes):\n";
+    for (Value *V : Vals)
+      errs() << "   " << *V << "\n";
+  }
+}
 
 void emitTapeStats(Module &M, IRBuilder<> &B, Value *Tape) {
   if (!TapeStats)
