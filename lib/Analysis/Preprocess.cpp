@@ -9,6 +9,7 @@
 #include "Reverse/Tape.h"
 #include "Engine/FunctionShadows.h"
 #include "Rules/SortRules.h"
+#include "Rules/CallJacobians.h"
 #include "Rules/OpenMP.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -367,6 +368,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes
   rewriteOpenMPReductions(*C);
   captureScalarsByReference(*C);
   lowerTargetArithmetic(*C);
+  unpackComplexByvalCalls(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
   foldNeverWrittenGlobals(*C);
   bool HasArenas = prepareTapeArenas(*C, ShadowedTapes);

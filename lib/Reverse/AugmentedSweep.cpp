@@ -86,7 +86,9 @@ Signature GradientGen::calleeSignature(CallBase *CB) {
 
 bool isDefinedCall(const Instruction *I) {
   auto *CB = dyn_cast<CallBase>(I);
-  if (!CB || isa<IntrinsicInst>(I) || findLocalRule(I) || classify(I) == RuleClass::Inactive)
+  // A Jacobian rule may sit on a function with a body: the unpacking wrappers of
+  // Rules/ComplexByval.cpp.
+  if (!CB || isa<IntrinsicInst>(I) || findLocalRule(I) || classify(I) == RuleClass::Inactive || hasJacobianRule(CB))
     return false;
   Function *G = CB->getCalledFunction();
   return G && (!G->isDeclaration() || hasCustomReverse(G)) && !isAllocator(G);

@@ -87,6 +87,30 @@ static void floatFields(const DataLayout &DL, Type *T, uint64_t Off, SmallVector
   }
 }
 
+// A memmove's source and destination may overlap, or be the same bytes (odeint copies a state
+// onto itself when it re-initializes a stepper), so the adjoint transfer Into[k] += From[k],
+// From[k] = 0 must behave as if it went through a temporary: each element's adjoint is read and
+// cleared before it is added (the same address then keeps its adjoint), and when Into lies above
+// From the elements go from the last down, so that no From[k] is read after an earlier element's
+// addition landed on it (the reverse of the direction memmove itself picks).
+
+/// True at run time when Into starts above From.
+static Value *intoAbove(IRBuilder<> &B, Value *Into, Value *From) {
+  return B.CreateICmpUGT(B.CreatePtrToInt(Into, B.getInt64Ty()), B.CreatePtrToInt(From, B.getInt64Ty()));
+}
+
+/// Element K of N, counted from the end when Desc.
+static Value *overlapSafeIndex(IRBuilder<> &B, Value *K, Value *N, Value *Desc) {
+  return B.CreateSelect(Desc, B.CreateSub(B.CreateSub(N, B.getInt64(1)), K), K);
+}
+
+/// *PI += *PF; *PF = 0, correct when PI == PF.
+static void moveAdjoint(IRBuilder<> &B, Type *T, Value *PF, Value *PI) {
+  Value *DV = B.CreateAlignedLoad(T, PF, Align(1));
+  B.CreateAlignedStore(ConstantFP::get(T, 0.0), PF, Align(1));
+  B.CreateAlignedStore(B.CreateFAdd(B.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
+}
+
 /// Into[k].f += From[k].f; From[k].f = 0 for every float field f of the Bytes / sizeof(ST) elements.
 static void emitStructAdjointTransfer(IRBuilder<> &Bd, const DataLayout &DL, StructType *ST, Value *Into,
                                       Value *From, Value *Bytes) {
@@ -96,19 +120,18 @@ static void emitStructAdjointTransfer(IRBuilder<> &Bd, const DataLayout &DL, Str
   Function *F = Bd.GetInsertBlock()->getParent();
   BasicBlock *Pre = Bd.GetInsertBlock();
   Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Bytes, Bd.getInt64Ty()), Bd.getInt64(ES));
+  Value *Desc = intoAbove(Bd, Into, From);
   BasicBlock *Loop = BasicBlock::Create(F->getContext(), "adjoint.copy.struct", F);
   BasicBlock *After = BasicBlock::Create(F->getContext(), "adjoint.copy.struct.done", F);
   Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
   IRBuilder<> LB(Loop);
   PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
   K->addIncoming(LB.getInt64(0), Pre);
-  Value *Base = LB.CreateMul(K, LB.getInt64(ES));
+  Value *Base = LB.CreateMul(overlapSafeIndex(LB, K, N, Desc), LB.getInt64(ES));
   for (auto &[Off, T] : Fields) {
     Value *At = LB.CreateAdd(Base, LB.getInt64(Off));
     Value *PF = LB.CreateGEP(LB.getInt8Ty(), From, At), *PI = LB.CreateGEP(LB.getInt8Ty(), Into, At);
-    Value *DV = LB.CreateAlignedLoad(T, PF, Align(1));
-    LB.CreateAlignedStore(LB.CreateFAdd(LB.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
-    LB.CreateAlignedStore(ConstantFP::get(T, 0.0), PF, Align(1));
+    moveAdjoint(LB, T, PF, PI);
   }
   Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
   K->addIncoming(K1, Loop);
@@ -121,16 +144,15 @@ void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Va
   Function *F = Bd.GetInsertBlock()->getParent();
   BasicBlock *Pre = Bd.GetInsertBlock();
   Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Bytes, Bd.getInt64Ty()), Bd.getInt64(ES));
+  Value *Desc = intoAbove(Bd, Into, From);
   BasicBlock *Loop = BasicBlock::Create(F->getContext(), "adjoint.copy", F);
   BasicBlock *After = BasicBlock::Create(F->getContext(), "adjoint.copy.done", F);
   Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
   IRBuilder<> LB(Loop);
   PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
   K->addIncoming(LB.getInt64(0), Pre);
-  Value *PF = LB.CreateGEP(ET, From, K), *PI = LB.CreateGEP(ET, Into, K);
-  Value *DV = LB.CreateAlignedLoad(ET, PF, Align(1));
-  LB.CreateAlignedStore(LB.CreateFAdd(LB.CreateAlignedLoad(ET, PI, Align(1)), DV), PI, Align(1));
-  LB.CreateAlignedStore(ConstantFP::get(ET, 0.0), PF, Align(1));
+  Value *I = overlapSafeIndex(LB, K, N, Desc);
+  moveAdjoint(LB, ET, LB.CreateGEP(ET, From, I), LB.CreateGEP(ET, Into, I));
   Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
   K->addIncoming(K1, Loop);
   LB.CreateCondBr(LB.CreateICmpULT(K1, N), Loop, After);
@@ -240,32 +262,37 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
     }
     if (shadowed(MT->getSource()) && CLen && L.knownWithin(CLen->getZExtValue()) && (L.Pointers || L.Floats.size() > 1)) {
       // A struct with pointers or mixed float widths: each float field at its own width.
+      // Every adjoint is read and cleared before any is added: the copy may overlap itself.
       Value *SS = revShadow(MT->getSource(), B);
+      SmallVector<std::tuple<Value *, Value *, Type *>, 8> Moves; // adjoint, source field, type
       for (auto &[Off, T] : L.Fields)
         if (T->isFloatingPointTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
           Value *PF = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), DS, Off);
-          Value *PI = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), SS, Off);
-          Value *DV = Bd.CreateAlignedLoad(T, PF, Align(1));
-          Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
+          Moves.push_back({Bd.CreateAlignedLoad(T, PF, Align(1)), Bd.CreateConstGEP1_64(Bd.getInt8Ty(), SS, Off), T});
           Bd.CreateAlignedStore(ConstantFP::get(T, 0.0), PF, Align(1));
         }
+      for (auto &[DV, PI, T] : Moves)
+        Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
       return;
     }
     if (shadowed(MT->getSource()) && !CLen && L.Complete && L.Pointers && !L.Floats.empty()) {
       // The run-time length of augMemTransfer's field-wise case: each float field wholly inside
       // the copied bytes hands its adjoint back to the source.
+      // As above, all reads and clears before the additions.
       Value *SS = revShadow(MT->getSource(), B);
       Value *N = Bd.CreateZExtOrTrunc(Len, Bd.getInt64Ty());
+      SmallVector<std::tuple<Value *, Value *, Type *>, 8> Moves;
       for (auto &[Off, T] : L.Fields)
         if (T->isFloatingPointTy() && Off >= 0) {
           Value *In = Bd.CreateICmpULE(Bd.getInt64(Off + DL.getTypeStoreSize(T)), N);
           Value *PF = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), DS, Off);
-          Value *PI = Bd.CreateConstGEP1_64(Bd.getInt8Ty(), SS, Off);
           Value *DV = Bd.CreateAlignedLoad(T, PF, Align(1));
           Value *Zero = ConstantFP::get(T, 0.0);
-          Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), Bd.CreateSelect(In, DV, Zero)), PI, Align(1));
           Bd.CreateAlignedStore(Bd.CreateSelect(In, Zero, DV), PF, Align(1));
+          Moves.push_back({Bd.CreateSelect(In, DV, Zero), Bd.CreateConstGEP1_64(Bd.getInt8Ty(), SS, Off), T});
         }
+      for (auto &[DV, PI, T] : Moves)
+        Bd.CreateAlignedStore(Bd.CreateFAdd(Bd.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
       // Bytes of the destination outside every listed field hold no derivative.
       return;
     }

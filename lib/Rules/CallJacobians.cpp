@@ -13,6 +13,8 @@ static JacobianFn lookup(const CallBase *CB) {
     return F;
   if (JacobianFn F = complexJacobian(CB))
     return F;
+  if (JacobianFn F = complexInverseJacobian(CB))
+    return F;
   return targetJacobian(CB);
 }
 

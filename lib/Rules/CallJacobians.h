@@ -44,8 +44,13 @@ using JacobianFn = void (*)(JacobianCtx &);
 
 /// The families, each in its own file; null when the call is not one of theirs.
 JacobianFn complexJacobian(const llvm::CallBase *CB);
+JacobianFn complexInverseJacobian(const llvm::CallBase *CB);
 JacobianFn reductionJacobian(const llvm::CallBase *CB);
 JacobianFn targetJacobian(const llvm::CallBase *CB);
+
+/// Before differentiation: calls of complex functions with operands in memory (long double
+/// _Complex on x86-64) become calls with the operands' parts as values (ComplexByval.cpp).
+void unpackComplexByvalCalls(llvm::Function &F);
 
 /// True when CB has a Jacobian rule (and its arguments and result have float leaves the rule
 /// understands).

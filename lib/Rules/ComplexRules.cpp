@@ -1,11 +1,13 @@
 // Complex arithmetic and the C99 complex functions, as clang calls them without -ffast-math:
 // __muldc3/__divdc3 (complex double, 4 doubles in, {double, double} out), __mulsc3/__divsc3
 // (4 floats in, <2 x float> out), cexp(double re, double im) -> {double, double} and
-// cexpf(<2 x float>) -> <2 x float>. libstdc++'s std::complex reaches the same functions through
+// cexpf(<2 x float>) -> <2 x float>; in long double __mulxc3/__divxc3 (4 x86_fp80 in) and cexpl,
+// ... whose operands are passed in memory, unpacked by ComplexByval.cpp. The inverse functions
+// (casin, ...) are in ComplexInverse.cpp. libstdc++'s std::complex reaches the same functions through
 // __builtin_cexp and friends, at -O0 as at -O2. The analytic functions have holomorphic
 // derivatives f'(z) = u + iv, written as the real 2x2 block [[u, -v], [v, u]]; cabs and carg are
 // real functions of (re, im).
-#include "Rules/CallJacobians.h"
+#include "Rules/ComplexOps.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Function.h"
 
@@ -13,36 +15,6 @@ using namespace llvm;
 
 namespace synthase {
 namespace {
-
-struct Cx {
-  Value *Re, *Im;
-};
-
-struct CxOps {
-  JacobianCtx &C;
-  IRBuilder<> &B;
-  explicit CxOps(JacobianCtx &C) : C(C), B(C.B) {}
-  Cx z(unsigned i) { return {C.x(i), C.x(i + 1)}; }
-  Cx y() { return {C.y(0), C.y(1)}; }
-  Cx mul(Cx a, Cx b) {
-    return {B.CreateFSub(B.CreateFMul(a.Re, b.Re), B.CreateFMul(a.Im, b.Im)),
-            B.CreateFAdd(B.CreateFMul(a.Re, b.Im), B.CreateFMul(a.Im, b.Re))};
-  }
-  Value *norm2(Cx a) { return B.CreateFAdd(B.CreateFMul(a.Re, a.Re), B.CreateFMul(a.Im, a.Im)); }
-  /// 1/a = conj(a)/|a|²
-  Cx recip(Cx a) {
-    Value *N = norm2(a);
-    return {B.CreateFDiv(a.Re, N), B.CreateFNeg(B.CreateFDiv(a.Im, N))};
-  }
-  Cx div(Cx a, Cx b) { return mul(a, recip(b)); }
-  Cx neg(Cx a) { return {B.CreateFNeg(a.Re), B.CreateFNeg(a.Im)}; }
-  Cx log(Cx a) {
-    Value *R = B.CreateUnaryIntrinsic(Intrinsic::sqrt, norm2(a));
-    return {B.CreateUnaryIntrinsic(Intrinsic::log, R), B.CreateBinaryIntrinsic(Intrinsic::atan2, a.Im, a.Re)};
-  }
-  Value *un(Intrinsic::ID Id, Value *V) { return B.CreateUnaryIntrinsic(Id, V); }
-  void holo(unsigned In, Cx D) { C.holomorphic(0, In, D.Re, D.Im); }
-};
 
 enum class Kind { None, Exp, Log, Sqrt, Sin, Cos, Tan, Sinh, Cosh, Tanh, Pow, Mul, Div, Conj, Abs, Arg, Real, Imag };
 
@@ -58,6 +30,8 @@ Kind kindOf(StringRef N, bool &Float) {
     Float = true;
     return N == "__mulsc3" ? Kind::Mul : Kind::Div;
   }
+  if (N == "__mulxc3" || N == "__divxc3") // long double _Complex (x86_fp80)
+    return N == "__mulxc3" ? Kind::Mul : Kind::Div;
   if (N.size() > 1 && N.back() == 'f') {
     Kind KF = kindOf(N.drop_back(), Float);
     if (KF != Kind::None && KF != Kind::Mul && KF != Kind::Div) {
@@ -65,7 +39,7 @@ Kind kindOf(StringRef N, bool &Float) {
       return KF;
     }
   }
-  return StringSwitch<Kind>(N)
+  K = StringSwitch<Kind>(N)
       .Case("cexp", Kind::Exp)
       .Case("clog", Kind::Log)
       .Case("csqrt", Kind::Sqrt)
@@ -82,14 +56,20 @@ Kind kindOf(StringRef N, bool &Float) {
       .Case("creal", Kind::Real)
       .Case("cimag", Kind::Imag)
       .Default(Kind::None);
+  // The long double forms (cexpl, ..., creall): checked after the exact names, which may end in 'l'.
+  if (K == Kind::None && N.size() > 1 && N.back() == 'l') {
+    bool F;
+    Kind KL = kindOf(N.drop_back(), F);
+    if (!F && KL != Kind::Mul && KL != Kind::Div)
+      return KL;
+  }
+  return K;
 }
 
 Kind kindOfCall(const CallBase *CB) {
-  const Function *F = CB->getCalledFunction();
-  if (!F || !F->isDeclaration() || F->isIntrinsic())
-    return Kind::None;
+  StringRef N = complexCalleeName(CB);
   bool Float;
-  return kindOf(F->getName(), Float);
+  return N.empty() ? Kind::None : kindOf(N, Float);
 }
 
 // Each rule: the 2x2 (or 1x2, 2x4) blocks of d result / d (re, im, ...).
@@ -177,6 +157,11 @@ void complexRule(JacobianCtx &C) {
 }
 
 } // namespace
+
+bool hasComplexRuleName(StringRef N) {
+  bool Float;
+  return kindOf(N, Float) != Kind::None;
+}
 
 JacobianFn complexJacobian(const CallBase *CB) {
   Kind K = kindOfCall(CB);
