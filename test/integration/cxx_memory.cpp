@@ -56,29 +56,12 @@ static double with_raii(const double *x, int n) {
   return s;
 }
 
-template <double (*F)(const double *, int)> static double fdw(const double *x, void *) { return F(x, N); }
-
-template <double (*F)(const double *, int)> static void check_fn(const char *name) {
-  double x[N], dx[N], g[N], v[N];
-  check_fill(x, N, -1, 1);
-  for (int i = 0; i < N; ++i)
-    dx[i] = 0.0;
-  __enzyme_autodiff((void *)F, x, dx, N);
-  check_fd_grad(fdw<F>, nullptr, x, N, g);
-  for (int i = 0; i < N; ++i)
-    CHECK_CLOSE(dx[i], g[i], 1e-7, "rev %s d[%d] vs FD", name, i);
-  check_fill(v, N, -1, 1);
-  double t = __enzyme_fwddiff((void *)F, x, v, N);
-  CHECK_CLOSE(t, check_dot(g, v, N), 1e-7, "fwd %s vs FD", name);
-  CHECK_CLOSE(t, check_dot(dx, v, N), 1e-12, "%s dot test", name);
-}
-
 int main() {
   check_seed(73);
   for (int t = 0; t < 4; ++t) {
-    check_fn<with_new>("new/delete");
-    check_fn<with_vector>("std::vector");
-    check_fn<with_raii>("raii");
+    check_gradient_fn<N, with_new>("new/delete");
+    check_gradient_fn<N, with_vector>("std::vector");
+    check_gradient_fn<N, with_raii>("raii");
   }
   return check_report();
 }

@@ -82,27 +82,12 @@ static double aligned(const double *x, int n) {
   return s;
 }
 
-template <double (*F)(const double *, int)> static double fdw(const double *x, void *) { return F(x, N); }
-
-template <double (*F)(const double *, int)> static void check_fn(const char *name) {
-  double x[N], dx[N] = {0}, g[N], v[N];
-  check_fill(x, N, -1, 1);
-  __enzyme_autodiff((void *)F, x, dx, N);
-  check_fd_grad(fdw<F>, nullptr, x, N, g);
-  for (int i = 0; i < N; ++i)
-    CHECK_CLOSE(dx[i], g[i], 1e-7, "rev %s d[%d] vs FD", name, i);
-  check_fill(v, N, -1, 1);
-  double t = __enzyme_fwddiff((void *)F, x, v, N);
-  CHECK_CLOSE(t, check_dot(g, v, N), 1e-7, "fwd %s vs FD", name);
-  CHECK_CLOSE(t, check_dot(dx, v, N), 1e-12, "%s fwd vs rev", name);
-}
-
 int main() {
   check_seed(91);
   for (int t = 0; t < 3; ++t) {
-    check_fn<shared_state>("shared_ptr");
-    check_fn<layers>("unique_ptr+shared_ptr");
-    check_fn<aligned>("aligned allocator");
+    check_gradient_fn<N, shared_state>("shared_ptr");
+    check_gradient_fn<N, layers>("unique_ptr+shared_ptr");
+    check_gradient_fn<N, aligned>("aligned allocator");
   }
   return check_report();
 }

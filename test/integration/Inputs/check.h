@@ -275,4 +275,24 @@ static inline void check_fd_xy(check_fxy f, double x, double y, double *g) {
     CHECK_CLOSE(t_, g_.dx * vx_ + g_.dy * vy_, 1e-12, "fwd/rev dot %s x=%.17g y=%.17g", #f, x_, y_); \
   } while (0)
 
+#ifdef __cplusplus
+/* A function R^N -> R called as F(x, N): its reverse gradient against central differences, its
+   forward derivative along a random direction against both (the C++ library tests' driver). */
+template <int N, double (*F)(const double *, int)> static double check_fn_fd_(const double *x, void *) {
+  return F(x, N);
+}
+template <int N, double (*F)(const double *, int)> static void check_gradient_fn(const char *name) {
+  double x[N], dx[N] = {0}, g[N], v[N];
+  check_fill(x, N, -1, 1);
+  __enzyme_autodiff((void *)F, x, dx, N);
+  check_fd_grad(check_fn_fd_<N, F>, nullptr, x, N, g);
+  for (int i = 0; i < N; ++i)
+    CHECK_CLOSE(dx[i], g[i], 1e-7, "rev %s d[%d] vs FD", name, i);
+  check_fill(v, N, -1, 1);
+  double t = __enzyme_fwddiff((void *)F, x, v, N);
+  CHECK_CLOSE(t, check_dot(g, v, N), 1e-7, "fwd %s vs FD", name);
+  CHECK_CLOSE(t, check_dot(dx, v, N), 1e-12, "%s fwd vs rev", name);
+}
+#endif
+
 #endif /* SYNTHASE_TEST_CHECK_H */
