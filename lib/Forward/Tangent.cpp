@@ -2,6 +2,7 @@
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
 #include "Analysis/FloatFreeMemory.h"
+#include "Forward/StringShadows.h"
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryLayout.h"
 #include "llvm/IR/InstIterator.h"
@@ -466,6 +467,10 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
           Sh.push_back(lane(MTI->getSource(), l));
         Len = lengthUnlessNullShadow(B, Len, Sh);
       }
+      // A shadow that aliases the primal (a string's characters, StringShadows.h) keeps the
+      // primal's bytes.
+      if (lane(Dst, l) != MC->getDest() && lane(Dst, l)->getType() == MC->getDest()->getType())
+        Len = B.CreateSelect(B.CreateICmpEQ(lane(Dst, l), MC->getDest()), Constant::getNullValue(Len->getType()), Len);
       if (FromShadow) {
         if (isa<MemMoveInst>(MTI))
           B.CreateMemMove(lane(Dst, l), MTI->getDestAlign(), lane(MTI->getSource(), l), MTI->getSourceAlign(), Len);
@@ -510,7 +515,9 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
       if (active(I->getArgOperand(A->Ptr)))
         for (unsigned l = 0; l < W; ++l) {
           SmallVector<Value *, 3> Args(C->args()); // sized and aligned deletes pass more
-          Args[A->Ptr] = lane(I->getArgOperand(A->Ptr), l);
+          // A shadow that aliases the primal (a string's characters, StringShadows.h) is freed once.
+          Value *P = C->getArgOperand(A->Ptr), *S = lane(I->getArgOperand(A->Ptr), l);
+          Args[A->Ptr] = S == P ? S : B.CreateSelect(B.CreateICmpEQ(S, P), Constant::getNullValue(S->getType()), S);
           B.CreateCall(C->getFunctionType(), C->getCalledOperand(), Args);
         }
       return;
@@ -547,8 +554,10 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
   if (!AnyActiveArg)
     return; // an inactive call runs as it is
   StringRef Name = Callee ? Callee->getName() : "";
-  if ((Callee && isKnownInactiveCallee(Name)) || isInactiveSyscall(*I))
+  if ((Callee && isKnownInactiveCallee(Name)) || isInactiveSyscall(*I)) {
+    shareStringCharacters(I, C, B, W, [&](Value *V, unsigned l) { return active(V) ? lane(V, l) : nullptr; });
     return;
+  }
   bool WritesActiveMemory = !I->onlyReadsMemory() && any_of(I->args(), [&](Use &U) {
                               return U->getType()->isPointerTy() && active(U.get()) && !floatFree(U.get());
                             });
