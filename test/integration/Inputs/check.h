@@ -278,20 +278,20 @@ static inline void check_fd_xy(check_fxy f, double x, double y, double *g) {
 #ifdef __cplusplus
 /* A function R^N -> R called as F(x, N): its reverse gradient against central differences, its
    forward derivative along a random direction against both (the C++ library tests' driver). */
-template <int N, double (*F)(const double *, int)> static double check_fn_fd_(const double *x, void *) {
-  return F(x, N);
+template <int CheckN_, double (*CheckF_)(const double *, int)> static double check_fn_fd_(const double *x, void *) {
+  return CheckF_(x, CheckN_);
 }
-template <int N, double (*F)(const double *, int)> static void check_gradient_fn(const char *name) {
-  double x[N], dx[N] = {0}, g[N], v[N];
-  check_fill(x, N, -1, 1);
-  __enzyme_autodiff((void *)F, x, dx, N);
-  check_fd_grad(check_fn_fd_<N, F>, nullptr, x, N, g);
-  for (int i = 0; i < N; ++i)
+template <int CheckN_, double (*CheckF_)(const double *, int)> static void check_gradient_fn(const char *name) {
+  double x[CheckN_], dx[CheckN_] = {0}, g[CheckN_], v[CheckN_];
+  check_fill(x, CheckN_, -1, 1);
+  __enzyme_autodiff((void *)CheckF_, x, dx, CheckN_);
+  check_fd_grad(check_fn_fd_<CheckN_, CheckF_>, nullptr, x, CheckN_, g);
+  for (int i = 0; i < CheckN_; ++i)
     CHECK_CLOSE(dx[i], g[i], 1e-7, "rev %s d[%d] vs FD", name, i);
-  check_fill(v, N, -1, 1);
-  double t = __enzyme_fwddiff((void *)F, x, v, N);
-  CHECK_CLOSE(t, check_dot(g, v, N), 1e-7, "fwd %s vs FD", name);
-  CHECK_CLOSE(t, check_dot(dx, v, N), 1e-12, "%s fwd vs rev", name);
+  check_fill(v, CheckN_, -1, 1);
+  double t = __enzyme_fwddiff((void *)CheckF_, x, v, CheckN_);
+  CHECK_CLOSE(t, check_dot(g, v, CheckN_), 1e-7, "fwd %s vs FD", name);
+  CHECK_CLOSE(t, check_dot(dx, v, CheckN_), 1e-12, "%s fwd vs rev", name);
 }
 #endif
 
