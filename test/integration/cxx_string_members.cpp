@@ -73,28 +73,13 @@ static double short_names(const double *x, int n) {
   return s;
 }
 
-template <double (*F)(const double *, int)> static double fdw(const double *x, void *) { return F(x, N); }
-
-template <double (*F)(const double *, int)> static void check_fn(const char *name) {
-  double x[N], dx[N] = {0}, g[N], v[N];
-  check_fill(x, N, -1, 1);
-  __enzyme_autodiff((void *)F, x, dx, N);
-  check_fd_grad(fdw<F>, nullptr, x, N, g);
-  for (int i = 0; i < N; ++i)
-    CHECK_CLOSE(dx[i], g[i], 1e-7, "rev %s d[%d] vs FD", name, i);
-  check_fill(v, N, -1, 1);
-  double t = __enzyme_fwddiff((void *)F, x, v, N);
-  CHECK_CLOSE(t, check_dot(g, v, N), 1e-7, "fwd %s vs FD", name);
-  CHECK_CLOSE(t, check_dot(dx, v, N), 1e-12, "%s fwd vs rev", name);
-}
-
 int main() {
   check_seed(29);
   for (int t = 0; t < 3; ++t) {
-    check_fn<named_bodies>("named bodies");
-    check_fn<short_and_long>("short and long names");
-    check_fn<long_name>("long name");
-    check_fn<short_names>("short names");
+    check_gradient_fn<N, named_bodies>("named bodies");
+    check_gradient_fn<N, short_and_long>("short and long names");
+    check_gradient_fn<N, long_name>("long name");
+    check_gradient_fn<N, short_names>("short names");
   }
   return check_report();
 }
