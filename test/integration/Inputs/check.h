@@ -293,6 +293,43 @@ template <int CheckN_, double (*CheckF_)(const double *, int)> static void check
   CHECK_CLOSE(t, check_dot(g, v, CheckN_), 1e-7, "fwd %s vs FD", name);
   CHECK_CLOSE(t, check_dot(dx, v, CheckN_), 1e-12, "%s fwd vs rev", name);
 }
+/* The STL tests' driver, for f: R^N -> R called as f(x, N) through a pointer: reverse gradient
+   against central differences; forward along each unit direction against it; then two lanes at
+   once (width 2): two forward directions, and two reverse gradients seeded 1 and 2. */
+typedef double (*check_fn_ptr)(const double *, int);
+struct check_fn_ptr_ctx_ { check_fn_ptr f; int n; };
+static double check_fn_ptr_fd_(const double *x, void *c) {
+  check_fn_ptr_ctx_ *k = (check_fn_ptr_ctx_ *)c;
+  return k->f(x, k->n);
+}
+struct check_lanes2_ { double d[2]; };
+extern "C" check_lanes2_ __enzyme_fwddiff_check_w2(void *, ...);
+extern "C" void __enzyme_autodiff_check_w2(void *, ...);
+template <int CheckN_> static void check_all_lanes(check_fn_ptr f, const char *name, const double *x) {
+  double g[CheckN_] = {0}, fd[CheckN_];
+  __enzyme_autodiff((void *)f, enzyme_dup, x, g, enzyme_const, CheckN_);
+  check_fn_ptr_ctx_ k = {f, CheckN_};
+  check_fd_grad(check_fn_ptr_fd_, &k, x, CheckN_, fd);
+  for (int i = 0; i < CheckN_; i++) {
+    CHECK_CLOSE(g[i], fd[i], 1e-6, "%s: reverse d/dx[%d] vs FD", name, i);
+    double e[CheckN_] = {0};
+    e[i] = 1;
+    double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, e, enzyme_const, CheckN_);
+    CHECK_CLOSE(t, g[i], 1e-10, "%s: forward vs reverse [%d]", name, i);
+  }
+  double v0[CheckN_], v1[CheckN_], g0[CheckN_] = {0}, g1[CheckN_] = {0};
+  for (int i = 0; i < CheckN_; i++)
+    v0[i] = sin(i + 1.0), v1[i] = cos(2.0 * i);
+  check_lanes2_ t =
+      __enzyme_fwddiff_check_w2((void *)f, enzyme_width, 2, enzyme_dup, x, v0, v1, enzyme_const, CheckN_);
+  CHECK_CLOSE(t.d[0], check_dot(g, v0, CheckN_), 1e-10, "%s: width-2 forward lane 0", name);
+  CHECK_CLOSE(t.d[1], check_dot(g, v1, CheckN_), 1e-10, "%s: width-2 forward lane 1", name);
+  __enzyme_autodiff_check_w2((void *)f, enzyme_width, 2, enzyme_dup, x, g0, g1, enzyme_const, CheckN_, 1.0, 2.0);
+  for (int i = 0; i < CheckN_; i++) {
+    CHECK_CLOSE(g0[i], g[i], 1e-10, "%s: width-2 reverse lane 0 [%d]", name, i);
+    CHECK_CLOSE(g1[i], 2 * g[i], 1e-10, "%s: width-2 reverse lane 1 [%d]", name, i);
+  }
+}
 #endif
 
 #endif /* SYNTHASE_TEST_CHECK_H */

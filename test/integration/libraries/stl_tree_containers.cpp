@@ -93,39 +93,7 @@ static double map_vector(const double *x, int n) {
   return s + mv.at(4).back() * mv[0][1];
 }
 
-typedef double (*Fn)(const double *, int);
-static Fn current;
-static double fd_wrap(const double *x, void *) { return current(x, N); }
-
-typedef struct { double d[2]; } T2;
-extern "C" T2 __enzyme_fwddiff_w2(void *, ...);
-extern "C" void __enzyme_autodiff_w2(void *, ...);
-
-static void check(Fn f, const char *name, const double *x) {
-  double g[N] = {0}, fd[N];
-  __enzyme_autodiff((void *)f, enzyme_dup, x, g, enzyme_const, N);
-  current = f;
-  check_fd_grad(fd_wrap, 0, x, N, fd);
-  for (int i = 0; i < N; i++) {
-    CHECK_CLOSE(g[i], fd[i], 1e-6, "%s: reverse d/dx[%d] vs FD", name, i);
-    double e[N] = {0};
-    e[i] = 1;
-    double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, e, enzyme_const, N);
-    CHECK_CLOSE(t, g[i], 1e-10, "%s: forward vs reverse [%d]", name, i);
-  }
-  // Two lanes: two directions in one forward call, two gradients in one reverse call.
-  double v0[N], v1[N], g0[N] = {0}, g1[N] = {0};
-  for (int i = 0; i < N; i++)
-    v0[i] = std::sin(i + 1.0), v1[i] = std::cos(2.0 * i);
-  T2 t = __enzyme_fwddiff_w2((void *)f, enzyme_width, 2, enzyme_dup, x, v0, v1, enzyme_const, N);
-  CHECK_CLOSE(t.d[0], check_dot(g, v0, N), 1e-10, "%s: width-2 forward lane 0", name);
-  CHECK_CLOSE(t.d[1], check_dot(g, v1, N), 1e-10, "%s: width-2 forward lane 1", name);
-  __enzyme_autodiff_w2((void *)f, enzyme_width, 2, enzyme_dup, x, g0, g1, enzyme_const, N, 1.0, 2.0);
-  for (int i = 0; i < N; i++) {
-    CHECK_CLOSE(g0[i], g[i], 1e-10, "%s: width-2 reverse lane 0 [%d]", name, i);
-    CHECK_CLOSE(g1[i], 2 * g[i], 1e-10, "%s: width-2 reverse lane 1 [%d]", name, i);
-  }
-}
+static void check(check_fn_ptr f, const char *name, const double *x) { check_all_lanes<N>(f, name, x); }
 
 int main() {
   double x[N];
