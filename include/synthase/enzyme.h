@@ -30,6 +30,11 @@ extern int enzyme_noret;         /* do not return the primal result (the default
 extern int enzyme_const_return;  /* the return carries no derivative */
 extern int enzyme_active_return; /* reverse mode: the float return is seeded with 1 */
 extern int enzyme_dup_return;    /* forward mode: the tangent of the return is returned */
+/* Flags that may stand anywhere among the arguments. */
+extern int enzyme_runtime_activity; /* a duplicated pointer passed with itself as shadow is constant */
+extern int enzyme_strong_zero;      /* 0 times an infinite partial is 0 (always so in Synthase) */
+extern int enzyme_nocache;          /* accepted; Synthase decides what to tape */
+extern int enzyme_not_overwritten;  /* accepted; Synthase decides what to tape */
 
 /* Reverse mode: returns the adjoint(s) of the enzyme_out arguments; adds gradients into shadows. */
 double __enzyme_autodiff(void *, ...);

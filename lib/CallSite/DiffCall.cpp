@@ -287,6 +287,29 @@ static bool parseSeedLanes(IRBuilder<> &B, CallBase *CB, unsigned Op, Type *RT, 
   return K == Leaves.size();
 }
 
+/// Enzyme's flags that may stand anywhere among the arguments and take no operand. Synthase's
+/// derivatives already behave as they ask, or they only license an optimization, so all but
+/// enzyme_runtime_activity are accepted and dropped:
+///  - enzyme_nocache / enzyme_not_overwritten: the argument's memory need not be cached; Synthase
+///    decides what to tape on its own (taping more is always right).
+///  - enzyme_strong_zero: 0 times an infinite or NaN partial is 0, which every rule already does.
+///  - enzyme_nofree: Enzyme's split-mode flag; a combined call frees nothing the caller sees.
+/// enzyme_runtime_activity asks for a duplicated pointer whose shadow is its primal to count as
+/// constant; Passes/Lowering.cpp decides that at the call site. Returns whether any was skipped.
+static bool skipCallFlags(CallBase *CB, unsigned &Op, DiffCall &DC) {
+  bool Any = false;
+  for (unsigned N = CB->arg_size(); Op < N; ++Op) {
+    StringRef M = markerName(CB->getArgOperand(Op));
+    if (M == "enzyme_runtime_activity")
+      DC.RuntimeActivity = true;
+    else if (M != "enzyme_nocache" && M != "enzyme_not_overwritten" && M != "enzyme_strong_zero" &&
+             M != "enzyme_nofree")
+      break;
+    Any = true;
+  }
+  return Any;
+}
+
 std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   Function *Caller = CB->getFunction();
   std::string Entry = Mode == DiffMode::Reverse ? "__enzyme_autodiff" : "__enzyme_fwddiff";
@@ -367,7 +390,7 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       DC.Width = contextWidth(Ctx); // a context of width w differentiates w directions at once
       DC.ShadowSet = contextSet(Ctx);
       Op += 2;
-    } else {
+    } else if (!skipCallFlags(CB, Op, DC)) {
       break;
     }
   }
@@ -375,11 +398,8 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
   for (Argument &A : DC.Fn->args()) {
     Type *PT = A.getType();
     ArgSpec AS;
+    skipCallFlags(CB, Op, DC);
     StringRef M = Op < NOps ? markerName(CB->getArgOperand(Op)) : "";
-    // Enzyme's enzyme_nocache lets it skip caching the argument's memory for the reverse sweep;
-    // Synthase decides what to tape on its own (taping more is always right), so it is dropped.
-    while (M == "enzyme_nocache" && ++Op < NOps)
-      M = markerName(CB->getArgOperand(Op));
     bool Vectorized = false;
     std::optional<ArgKind> Kind;
     if (!M.empty()) {

@@ -50,6 +50,8 @@ struct DiffCall {
   /// `enzyme_context, ctx`: the shadow set of globals (0: the context-free one), see
   /// Passes/GlobalShadowApi.h.
   unsigned ShadowSet = 0;
+  /// enzyme_runtime_activity: a duplicated pointer passed with itself as shadow is constant.
+  bool RuntimeActivity = false;
 
   /// The generated functions' arguments: each primal followed by its shadows (one per lane).
   llvm::SmallVector<llvm::Value *, 16> primalsAndShadows() const {

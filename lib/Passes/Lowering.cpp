@@ -311,6 +311,67 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   return true;
 }
 
+/// enzyme_runtime_activity: a duplicated pointer passed with itself as its shadow counts as
+/// constant, decided at run time as Enzyme does. The call site compares each such pair and
+/// branches to a derivative generated for that combination of constant arguments. Up to three
+/// pointers are dispatched this way (eight derivatives); beyond that, with vector width, or on
+/// an invoke, every pointer stays duplicated as marked.
+static bool lowerWithRuntimeActivity(Engine &E, DiffCall &DC, bool (*Lower)(Engine &, DiffCall &)) {
+  auto *CI = dyn_cast<CallInst>(DC.Call);
+  SmallVector<unsigned, 3> Picked;
+  for (unsigned i = 0; i < DC.Args.size(); ++i) {
+    const ArgSpec &A = DC.Args[i];
+    if ((A.Kind == ArgKind::Dup || A.Kind == ArgKind::DupNoNeed) && A.Primal->getType()->isPointerTy() &&
+        !A.StrideBytes && A.Shadows.size() == 1)
+      Picked.push_back(i);
+  }
+  if (!CI || Picked.empty() || Picked.size() > 3 || DC.Width != 1)
+    return Lower(E, DC);
+  BasicBlock *Head = CI->getParent();
+  BasicBlock *Join = Head->splitBasicBlock(CI, "runtime.activity.join");
+  Head->getTerminator()->eraseFromParent();
+  IRBuilder<> B(Head);
+  B.SetCurrentDebugLocation(CI->getDebugLoc());
+  Value *Mask = B.getInt32(0);
+  for (unsigned K = 0; K < Picked.size(); ++K) {
+    const ArgSpec &A = DC.Args[Picked[K]];
+    Value *Same = B.CreateICmpEQ(A.Primal, A.Shadows[0]);
+    Mask = B.CreateOr(Mask, B.CreateShl(B.CreateZExt(Same, B.getInt32Ty()), K));
+  }
+  unsigned NV = 1u << Picked.size();
+  SmallVector<BasicBlock *, 8> Blocks;
+  for (unsigned V = 0; V < NV; ++V)
+    Blocks.push_back(BasicBlock::Create(CI->getContext(), "runtime.activity", Head->getParent(), Join));
+  SwitchInst *SW = B.CreateSwitch(Mask, Blocks[0], NV - 1);
+  PHINode *Result = nullptr;
+  if (!CI->getType()->isVoidTy())
+    Result = PHINode::Create(CI->getType(), NV, "runtime.activity.result", Join->begin());
+  bool OK = true;
+  for (unsigned V = 0; V < NV; ++V) {
+    if (V)
+      SW->addCase(B.getInt32(V), Blocks[V]);
+    auto *Clone = cast<CallInst>(CI->clone());
+    Clone->insertInto(Blocks[V], Blocks[V]->end());
+    BranchInst::Create(Join, Blocks[V]);
+    if (Result)
+      Result->addIncoming(Clone, Blocks[V]);
+    DiffCall Variant = DC;
+    Variant.Call = Clone;
+    for (unsigned K = 0; K < Picked.size(); ++K)
+      if (V & (1u << K)) {
+        Variant.Args[Picked[K]].Kind = ArgKind::Const;
+        Variant.Args[Picked[K]].Shadows.clear();
+      }
+    OK &= Lower(E, Variant);
+    if (!Clone->use_empty())
+      Clone->replaceAllUsesWith(PoisonValue::get(Clone->getType()));
+    Clone->eraseFromParent();
+  }
+  if (Result)
+    CI->replaceAllUsesWith(Result);
+  return OK;
+}
+
 static void eraseCallAndMarkers(CallBase *CB) {
   SetVector<Value *> Ops(CB->arg_begin(), CB->arg_end()); // one value may be several operands
   if (!CB->getType()->isVoidTy() && !CB->use_empty())
@@ -441,7 +502,8 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     bool OK = false;
     if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E)) {
       E.selectShadowSet(DC->ShadowSet);
-      OK = *Mode == DiffMode::Forward ? lowerForward(E, *DC) : lowerReverse(E, *DC);
+      auto *Lower = *Mode == DiffMode::Forward ? lowerForward : lowerReverse;
+      OK = DC->RuntimeActivity ? lowerWithRuntimeActivity(E, *DC, Lower) : Lower(E, *DC);
       E.selectShadowSet(0);
     }
     if (OK)

@@ -111,52 +111,47 @@ static void moveAdjoint(IRBuilder<> &B, Type *T, Value *PF, Value *PI) {
   B.CreateAlignedStore(B.CreateFAdd(B.CreateAlignedLoad(T, PI, Align(1)), DV), PI, Align(1));
 }
 
-/// Into[k].f += From[k].f; From[k].f = 0 for every float field f of the Bytes / sizeof(ST) elements.
-static void emitStructAdjointTransfer(IRBuilder<> &Bd, const DataLayout &DL, StructType *ST, Value *Into,
-                                      Value *From, Value *Bytes) {
-  SmallVector<std::pair<uint64_t, Type *>, 8> Fields;
-  floatFields(DL, ST, 0, Fields);
-  uint64_t ES = DL.getTypeAllocSize(ST);
+/// Runs Body(I) for the Bytes / ES elements of a copy, I in an order that is correct when Into and
+/// From overlap (a memmove's adjoint).
+static void emitElementwiseTransfer(IRBuilder<> &Bd, uint64_t ES, Value *Into, Value *From, Value *Bytes,
+                                    const Twine &Name, function_ref<void(IRBuilder<> &, Value *)> Body) {
   Function *F = Bd.GetInsertBlock()->getParent();
   BasicBlock *Pre = Bd.GetInsertBlock();
   Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Bytes, Bd.getInt64Ty()), Bd.getInt64(ES));
   Value *Desc = intoAbove(Bd, Into, From);
-  BasicBlock *Loop = BasicBlock::Create(F->getContext(), "adjoint.copy.struct", F);
-  BasicBlock *After = BasicBlock::Create(F->getContext(), "adjoint.copy.struct.done", F);
+  BasicBlock *Loop = BasicBlock::Create(F->getContext(), Name, F);
+  BasicBlock *After = BasicBlock::Create(F->getContext(), Name + ".done", F);
   Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
   IRBuilder<> LB(Loop);
   PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
   K->addIncoming(LB.getInt64(0), Pre);
-  Value *Base = LB.CreateMul(overlapSafeIndex(LB, K, N, Desc), LB.getInt64(ES));
-  for (auto &[Off, T] : Fields) {
-    Value *At = LB.CreateAdd(Base, LB.getInt64(Off));
-    Value *PF = LB.CreateGEP(LB.getInt8Ty(), From, At), *PI = LB.CreateGEP(LB.getInt8Ty(), Into, At);
-    moveAdjoint(LB, T, PF, PI);
-  }
+  Body(LB, overlapSafeIndex(LB, K, N, Desc));
   Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
   K->addIncoming(K1, Loop);
   LB.CreateCondBr(LB.CreateICmpULT(K1, N), Loop, After);
   Bd.SetInsertPoint(After);
 }
 
+/// Into[k].f += From[k].f; From[k].f = 0 for every float field f of the Bytes / sizeof(ST) elements.
+static void emitStructAdjointTransfer(IRBuilder<> &Bd, const DataLayout &DL, StructType *ST, Value *Into,
+                                      Value *From, Value *Bytes) {
+  SmallVector<std::pair<uint64_t, Type *>, 8> Fields;
+  floatFields(DL, ST, 0, Fields);
+  uint64_t ES = DL.getTypeAllocSize(ST);
+  emitElementwiseTransfer(Bd, ES, Into, From, Bytes, "adjoint.copy.struct", [&](IRBuilder<> &LB, Value *I) {
+    Value *Base = LB.CreateMul(I, LB.getInt64(ES));
+    for (auto &[Off, T] : Fields) {
+      Value *At = LB.CreateAdd(Base, LB.getInt64(Off));
+      moveAdjoint(LB, T, LB.CreateGEP(LB.getInt8Ty(), From, At), LB.CreateGEP(LB.getInt8Ty(), Into, At));
+    }
+  });
+}
+
 void GradientGen::emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes) {
-  uint64_t ES = DL.getTypeAllocSize(ET);
-  Function *F = Bd.GetInsertBlock()->getParent();
-  BasicBlock *Pre = Bd.GetInsertBlock();
-  Value *N = Bd.CreateUDiv(Bd.CreateZExtOrTrunc(Bytes, Bd.getInt64Ty()), Bd.getInt64(ES));
-  Value *Desc = intoAbove(Bd, Into, From);
-  BasicBlock *Loop = BasicBlock::Create(F->getContext(), "adjoint.copy", F);
-  BasicBlock *After = BasicBlock::Create(F->getContext(), "adjoint.copy.done", F);
-  Bd.CreateCondBr(Bd.CreateICmpEQ(N, Bd.getInt64(0)), After, Loop);
-  IRBuilder<> LB(Loop);
-  PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
-  K->addIncoming(LB.getInt64(0), Pre);
-  Value *I = overlapSafeIndex(LB, K, N, Desc);
-  moveAdjoint(LB, ET, LB.CreateGEP(ET, From, I), LB.CreateGEP(ET, Into, I));
-  Value *K1 = LB.CreateAdd(K, LB.getInt64(1));
-  K->addIncoming(K1, Loop);
-  LB.CreateCondBr(LB.CreateICmpULT(K1, N), Loop, After);
-  Bd.SetInsertPoint(After);
+  emitElementwiseTransfer(Bd, DL.getTypeAllocSize(ET), Into, From, Bytes, "adjoint.copy",
+                          [&](IRBuilder<> &LB, Value *I) {
+                            moveAdjoint(LB, ET, LB.CreateGEP(ET, From, I), LB.CreateGEP(ET, Into, I));
+                          });
 }
 
 bool GradientGen::refuseAmbiguousCopy(MemTransferInst *MT, const MemoryLayout &L, bool Report) {
