@@ -33,6 +33,15 @@ bool MemoryLayout::ambiguousWithin(const DataLayout &DL, uint64_t Len) const {
   return false;
 }
 
+/// Whether the bytes of T are all i8 (a byte buffer says nothing about what it holds).
+static bool onlyBytes(Type *T) {
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return onlyBytes(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(T))
+    return all_of(ST->elements(), onlyBytes);
+  return T->isIntegerTy(8);
+}
+
 void MemoryLayout::merge(const MemoryLayout &O) {
   for (auto &[Off, T] : O.Fields)
     addField(Off, T);
@@ -44,9 +53,30 @@ void MemoryLayout::merge(const MemoryLayout &O) {
   SeenInCallee |= O.SeenInCallee;
   CopiedInto |= O.CopiedInto;
   Floats.insert(O.Floats.begin(), O.Floats.end());
+  for (auto &[Off, T] : O.Arrays)
+    addArray(Off, T);
   Typed.insert(Typed.end(), O.Typed.begin(), O.Typed.end());
   for (auto &[Off, Size] : O.Ints)
     Ints.emplace(Off, Size);
+}
+
+void MemoryLayout::addArray(int64_t Off, Type *T) {
+  auto [It, New] = Arrays.emplace(Off, T);
+  if (!New && It->second != T)
+    It->second = nullptr;
+}
+
+Type *MemoryLayout::arrayElementAtStart(const DataLayout &DL) const {
+  auto It = Arrays.upper_bound(0);
+  if (It == Arrays.begin())
+    return nullptr;
+  auto [Start, T] = *std::prev(It);
+  if (!T || -Start % (int64_t)DL.getTypeAllocSize(T) != 0)
+    return nullptr;
+  for (auto F = Fields.lower_bound(Start); F != Fields.end() && F->first <= 0; ++F)
+    if (!T->isSingleValueType() || F->second != T)
+      return nullptr;
+  return T;
 }
 
 bool MemoryLayout::knownWithin(uint64_t Len) const {
@@ -303,6 +333,9 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
           NO = *Off + C.getSExtValue();
         else
           L.Complete = false;
+        if (Off && G->getPointerOperand() == V && G->getNumIndices() == 1 && !isa<Constant>(G->getOperand(1)) &&
+            G->getSourceElementType()->isSized() && !onlyBytes(G->getSourceElementType()))
+          L.addArray(*Off, G->getSourceElementType());
         if (Seen.insert(I).second)
           Work.push_back({I, NO});
       } else if (isa<CastInst>(I) && I->getType()->isPointerTy()) {
@@ -487,6 +520,53 @@ void settleAtCopy(const DataLayout &DL, MemoryLayout &L, const Value *Src, const
       It = Open.erase(It);
     }
   }
+}
+
+/// Len is a multiple of Size by construction: n * Size, n << k, or known low zero bits.
+static bool multipleOf(const DataLayout &DL, const Value *Len, uint64_t Size) {
+  if (auto *C = dyn_cast<ConstantInt>(Len))
+    return C->getZExtValue() % Size == 0;
+  if (auto *BO = dyn_cast<BinaryOperator>(Len)) {
+    if (BO->getOpcode() == Instruction::Mul)
+      for (const Value *Op : BO->operands())
+        if (auto *C = dyn_cast<ConstantInt>(Op); C && C->getZExtValue() % Size == 0)
+          return true;
+    auto *K = dyn_cast<ConstantInt>(BO->getOperand(1));
+    if (BO->getOpcode() == Instruction::Shl && K && K->getZExtValue() < 63 &&
+        (uint64_t(1) << K->getZExtValue()) % Size == 0)
+      return true;
+  }
+  return isPowerOf2_64(Size) && computeKnownBits(Len, DL).countMinTrailingZeros() >= Log2_64(Size);
+}
+
+Type *copiedElementType(const DataLayout &DL, const MemTransferInst *MT) {
+  Type *Found = nullptr;
+  for (const Value *P : {MT->getRawDest(), MT->getRawSource()}) {
+    // `&a[i + 1]` is often the GEP of a[i] plus a constant number of bytes.
+    APInt Off(DL.getIndexTypeSizeInBits(P->getType()), 0);
+    auto *G = dyn_cast<GEPOperator>(P->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true));
+    if (!G || G->getNumIndices() != 1 || isa<Constant>(G->getOperand(1)))
+      continue;
+    Type *T = G->getSourceElementType();
+    uint64_t Size = DL.getTypeAllocSize(T);
+    if (!T->isSized() || Size == 0 || onlyBytes(T) || Off.getSExtValue() % (int64_t)Size != 0)
+      continue;
+    if (Found && Found != T)
+      return nullptr;
+    Found = T;
+  }
+  if (!Found) {
+    // Both ends at constant offsets in an object whose arrays are indexed elsewhere (a B-tree
+    // node's keys shifted by one: memmove(node + 16, node + 8, n * 8)). The copy is taken to stay
+    // in the array it starts in, as a copy between two arrays of one object could not.
+    Type *TD = accessLayout(DL, MT->getRawDest()).arrayElementAtStart(DL);
+    if (!TD || TD != accessLayout(DL, MT->getRawSource()).arrayElementAtStart(DL))
+      return nullptr;
+    Found = TD;
+  }
+  if (!multipleOf(DL, MT->getLength(), DL.getTypeAllocSize(Found)))
+    return nullptr;
+  return Found;
 }
 
 } // namespace synthase

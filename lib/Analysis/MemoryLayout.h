@@ -7,6 +7,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Value.h"
 #include <map>
 #include <optional>
@@ -37,6 +38,14 @@ struct MemoryLayout {
   /// is typed as pointers and holds a captured double. Fields keeps the first type seen, this map
   /// the other one.
   std::map<int64_t, llvm::Type *> Alternates;
+
+  /// Offset -> element type of an array indexed at run time from there (`getelementptr T,
+  /// obj + Off, i`); null where two element types start at the same offset.
+  std::map<int64_t, llvm::Type *> Arrays;
+  void addArray(int64_t Off, llvm::Type *T);
+  /// The element type of the array the bytes at offset 0 lie in, at an element boundary: the
+  /// nearest array start at or before 0, when the constant-offset fields in between agree.
+  llvm::Type *arrayElementAtStart(const llvm::DataLayout &DL) const;
 
   /// Records type T at Off, noting a disagreement with what Off already holds in Alternates.
   void addField(int64_t Off, llvm::Type *T);
@@ -81,6 +90,13 @@ void settleAtCopy(const llvm::DataLayout &DL, MemoryLayout &L, const llvm::Value
 /// run-time length out of it (a std::string's characters moved into a hash-table node that also
 /// holds a double) moves no derivative and no pointer.
 bool bytesHoldNoData(const llvm::DataLayout &DL, const llvm::Value *Ptr);
+
+/// The element type T of a copy of a run-time number of T's: Rust's ptr::copy::<T> and C++'s
+/// std::copy address both ends as `getelementptr T, p, i` and move a multiple of sizeof(T) bytes.
+/// A B-tree node holds keys, values and child pointers side by side, so its layout mixes kinds,
+/// while each of these copies moves one array of them. Null unless an end is such a GEP (T not
+/// bytes), both ends agree and the length is a multiple of T's size.
+llvm::Type *copiedElementType(const llvm::DataLayout &DL, const llvm::MemTransferInst *MT);
 
 } // namespace synthase
 

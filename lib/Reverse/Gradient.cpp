@@ -279,6 +279,23 @@ void GradientGen::returnShadowFromAugmented(GradientPair &Out) {
   Out.RetShadowMaybeNull = MaybeNull;
 }
 
+/// An integer narrower than every float type of its memory that is also computed with (compared,
+/// extended, added), not only copied: a count or index kept beside floating-point data, as the
+/// u16 lengths of a B-tree node. Float bytes moved in pieces (a byte-wise copy loop) are only
+/// loaded and stored.
+static bool narrowCounter(const LoadInst *L, const MemoryLayout &Lay) {
+  const DataLayout &DL = L->getModule()->getDataLayout();
+  uint64_t Bits = DL.getTypeSizeInBits(L->getType()).getFixedValue();
+  if (!L->getType()->isIntegerTy() || Lay.Floats.empty())
+    return false;
+  for (Type *F : Lay.Floats)
+    if (DL.getTypeSizeInBits(F).getFixedValue() <= Bits)
+      return false;
+  return any_of(L->users(), [](const User *U) {
+    return isa<CmpInst>(U) || isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<SwitchInst>(U);
+  });
+}
+
 void GradientGen::classifyIntegerStores() {
   for (BasicBlock &BB : *Src) {
     if (!Live.count(&BB))
@@ -304,6 +321,8 @@ void GradientGen::classifyIntegerStores() {
       bool Pointers = K ? K->Pointers : Lay.Pointers;
       if (FromShadowed && ((!Floats && Pointers) || loadsPointerBits(L))) {
         PointerMoves.insert(SI);
+      } else if (FromShadowed && Floats && !Act.IntMoves.count(V) && narrowCounter(L, Lay)) {
+        continue; // a small integer field (a node's length) beside floats accessed at run-time offsets
       } else if (FromShadowed && Floats && !Act.IntMoves.count(V)) {
         std::string TyName;
         raw_string_ostream(TyName) << *V->getType();

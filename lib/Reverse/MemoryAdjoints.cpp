@@ -133,7 +133,7 @@ static void emitElementwiseTransfer(IRBuilder<> &Bd, uint64_t ES, Value *Into, V
 }
 
 /// Into[k].f += From[k].f; From[k].f = 0 for every float field f of the Bytes / sizeof(ST) elements.
-static void emitStructAdjointTransfer(IRBuilder<> &Bd, const DataLayout &DL, StructType *ST, Value *Into,
+static void emitStructAdjointTransfer(IRBuilder<> &Bd, const DataLayout &DL, Type *ST, Value *Into,
                                       Value *From, Value *Bytes) {
   SmallVector<std::pair<uint64_t, Type *>, 8> Fields;
   floatFields(DL, ST, 0, Fields);
@@ -143,6 +143,47 @@ static void emitStructAdjointTransfer(IRBuilder<> &Bd, const DataLayout &DL, Str
     for (auto &[Off, T] : Fields) {
       Value *At = LB.CreateAdd(Base, LB.getInt64(Off));
       moveAdjoint(LB, T, LB.CreateGEP(LB.getInt8Ty(), From, At), LB.CreateGEP(LB.getInt8Ty(), Into, At));
+    }
+  });
+}
+
+/// The fields of T that may hold a pointer: pointers, and integers of a pointer's width (Rust
+/// types a Vec as { [3 x i64] }, its data pointer among the integers).
+static void pointerSlots(const DataLayout &DL, Type *T, uint64_t Off, SmallVectorImpl<std::pair<uint64_t, Type *>> &Out) {
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned i = 0; i < ST->getNumElements(); ++i)
+      pointerSlots(DL, ST->getElementType(i), Off + SL->getElementOffset(i), Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t ES = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t i = 0; i < AT->getNumElements(); ++i)
+      pointerSlots(DL, AT->getElementType(), Off + i * ES, Out);
+  } else if (T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() == DL.getPointerSizeInBits())) {
+    Out.push_back({Off, T});
+  }
+}
+
+/// The forward sweep of a copy of a run-time number of ET's (copiedElementType) in memory that
+/// mixes kinds: the shadows of the pointer fields go along; float fields' shadows hold adjoints,
+/// which this sweep leaves alone (they may be the caller's seeds).
+static void emitElementShadowCopy(IRBuilder<> &B, const DataLayout &DL, Type *ET, Value *Into, Value *From,
+                                  Value *Bytes, Align DA, Align SA) {
+  SmallVector<std::pair<uint64_t, Type *>, 8> Ptrs, Floats;
+  pointerSlots(DL, ET, 0, Ptrs);
+  floatFields(DL, ET, 0, Floats);
+  if (Ptrs.empty())
+    return;
+  if (Floats.empty()) {
+    B.CreateMemMove(Into, DA, From, SA, Bytes);
+    return;
+  }
+  uint64_t ES = DL.getTypeAllocSize(ET);
+  emitElementwiseTransfer(B, ES, Into, From, Bytes, "shadow.copy.fields", [&](IRBuilder<> &LB, Value *I) {
+    Value *Base = LB.CreateMul(I, LB.getInt64(ES));
+    for (auto &[Off, T] : Ptrs) {
+      Value *At = LB.CreateAdd(Base, LB.getInt64(Off));
+      Value *V = LB.CreateAlignedLoad(T, LB.CreateGEP(LB.getInt8Ty(), From, At), Align(1));
+      LB.CreateAlignedStore(V, LB.CreateGEP(LB.getInt8Ty(), Into, At), Align(1));
     }
   });
 }
@@ -206,6 +247,12 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
         Value *P = B.CreateLoad(T, B.CreateConstGEP1_64(B.getInt8Ty(), SS, Off));
         B.CreateStore(B.CreateSelect(In, P, B.CreateLoad(T, PD)), PD);
       }
+    return;
+  }
+  if (Type *Elem = L.Floats.empty() ? nullptr : copiedElementType(DL, MT)) {
+    // One array of Elem inside memory that mixes kinds (a B-tree node's keys, values or edges).
+    emitElementShadowCopy(B, DL, Elem, DS, SS, C->getLength(), MT->getDestAlign().valueOrOne(),
+                          MT->getSourceAlign().valueOrOne());
     return;
   }
   if (L.Floats.empty()) { // an array of pointers: its shadow is an array of shadow pointers
@@ -292,6 +339,16 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
       return;
     }
     if (shadowed(MT->getSource()) && L.Pointers) {
+      if (Type *Elem = L.Floats.empty() ? nullptr : copiedElementType(DL, MT)) {
+        // One array of Elem inside memory that mixes kinds: the float fields' adjoints move back.
+        SmallVector<std::pair<uint64_t, Type *>, 8> Floats;
+        floatFields(DL, Elem, 0, Floats);
+        if (Elem->isFloatingPointTy())
+          emitAdjointTransfer(Bd, Elem, revShadow(MT->getSource(), B), DS, Len);
+        else if (!Floats.empty())
+          emitStructAdjointTransfer(Bd, DL, Elem, revShadow(MT->getSource(), B), DS, Len);
+        return;
+      }
       if (!L.Floats.empty())
         fail(MI, "cannot tell which bytes of this copy hold pointers and which hold floating-point values",
              "copy structs that hold both pointers and floats field by field, or with a constant size");
