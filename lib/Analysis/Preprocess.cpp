@@ -196,13 +196,34 @@ static void dropUnwindEdges(Function &F) {
     removeUnreachableBlocks(F);
 }
 
+/// The size of F with every call of a function with a body inlined, transitively: what inlining
+/// F brings into its caller in the end. Saturates at a billion; a cycle counts once.
+static uint64_t inlinedSize(Function *F, DenseMap<Function *, uint64_t> &Memo) {
+  auto [It, New] = Memo.try_emplace(F, F->getInstructionCount());
+  if (!New)
+    return It->second;
+  uint64_t S = F->getInstructionCount();
+  for (Instruction &I : instructions(*F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (Function *G = CB->getCalledFunction(); G && !G->isDeclaration() && G != F)
+        S = std::min<uint64_t>(S + inlinedSize(G, Memo), 1000000000);
+  Memo[F] = S;
+  return S;
+}
+
 // Inline everything with a body that is not recursive, so derivatives see whole loops and the
 // tape does not cross call boundaries; recursive or huge callees keep their own derivative.
+// A callee that calls others more than once (g(x) = g1(x) + g2(g1(x)), ...) would bring an
+// exponential number of copies: a callee called from more than one place, whose inlined body is
+// large, is inlined only until it has brought MaxVolumePerCallee instructions; its further calls
+// stay calls with a derivative of their own (whose clone decides the same inside itself).
 static void inlineCallees(Function &F) {
   const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 600000;
+  const uint64_t LargeInlinedBody = 1000, MaxVolumePerCallee = 20000;
   unsigned Done = 0;
   bool Changed = true;
   DenseMap<Function *, bool> RecursiveCache;
+  DenseMap<Function *, uint64_t> FullSize, Volume;
   // Past the budget, `always_inline` callees (the intrinsics wrappers of <immintrin.h>, which
   // -march=native Eigen calls by the thousand) are still inlined: clang inlines them anyway, and
   // left out of line each is a differentiated call whose pointer arguments cross a boundary.
@@ -240,12 +261,20 @@ static void inlineCallees(Function &F) {
           errs() << "synthase: not inlined " << G->getName() << (Rec ? " (recursive)" : " (size)") << "\n";
         continue;
       }
+      uint64_t Full = Always ? 0 : inlinedSize(G, FullSize);
+      if (Full >= LargeInlinedBody && Volume[G] + Full > MaxVolumePerCallee && !G->hasOneUse()) {
+        if (getenv("SYNTHASE_DEBUG_INLINE"))
+          errs() << "synthase: not inlined " << G->getName() << " (inlined " << Volume[G]
+                 << " instructions of it already)\n";
+        continue;
+      }
       InlineFunctionInfo IFI;
       InlineResult IR = InlineFunction(*CB, IFI);
       if (getenv("SYNTHASE_DEBUG_INLINE") && !IR.isSuccess())
         errs() << "synthase: not inlined " << G->getName() << ": " << IR.getFailureReason() << "\n";
       if (IR.isSuccess()) {
         Size += GSize;
+        Volume[G] += Full;
         Changed = true;
         if (!Always && ++Done == MaxInlines && getenv("SYNTHASE_DEBUG_INLINE"))
           errs() << "synthase: inlining budget of " << MaxInlines << " calls spent in " << F.getName() << "\n";

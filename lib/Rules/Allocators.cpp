@@ -11,7 +11,7 @@ using namespace llvm;
 namespace synthase {
 namespace {
 
-enum : uint8_t { Zeroed = 1, SizeOfString = 2, Rust = 4 };
+enum : uint8_t { Zeroed = 1, SizeOfString = 2, Rust = 4, Mapping = 8 };
 constexpr AllocRole A = AllocRole::Alloc, R = AllocRole::Realloc, F = AllocRole::Free;
 
 struct Entry {
@@ -39,6 +39,10 @@ const Entry Table[] = {
     {"realloc",                                R, 1, -1, -1, -1, 0, -1, 0, "free", "-1"},
     {"reallocarray",                           R, 1, 2, -1, -1, 0, -1, 0, "free", "-1"},
     {"free",                                   F, -1, -1, -1, -1, 0, -1, 0, "", ""},
+    // mmap(addr, length, prot, flags, fd, offset): scratch memory; munmap(block, length).
+    {"mmap",                                   A, 1, -1, -1, -1, -1, -1, Zeroed | Mapping, "munmap", "-1,1"},
+    {"mmap64",                                 A, 1, -1, -1, -1, -1, -1, Zeroed | Mapping, "munmap", "-1,1"},
+    {"munmap",                                 F, -1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_Znwm",                                  A, 0, -1, -1, -1, -1, -1, 0, "_ZdlPv", "-1"},
     {"_ZnwmRKSt9nothrow_t",                    A, 0, -1, -1, -1, -1, -1, 0, "_ZdlPv", "-1"},
     {"_ZnwmSt11align_val_t",                   A, 0, -1, 1, -1, -1, -1, 0, "_ZdlPvSt11align_val_t", "-1,1"},
@@ -103,6 +107,7 @@ Allocator fromEntry(const Entry &E, StringRef Prefix) {
   Al.Zeroed = E.Flags & Zeroed;
   Al.SizeOfString = E.Flags & SizeOfString;
   Al.Rust = E.Flags & Rust;
+  Al.Mapping = E.Flags & Mapping;
   auto sibling = [&](StringRef Base) {
     return Prefix.empty() ? Base.str() : Prefix.str() + v0Identifier(Base);
   };
@@ -266,6 +271,16 @@ Value *emitShadowAllocation(IRBuilder<> &B, CallBase *C, const Allocator &A, Val
   SmallVector<Value *, 4> Args(C->args());
   if (A.Out >= 0)
     Args[A.Out] = OutShadow;
+  if (A.Mapping && Args.size() == 6) {
+    // Whatever the primal maps (a file, a fixed address, read-only pages), the shadow is fresh
+    // private anonymous memory of the same length: zero-filled, writable, never the file itself.
+    // Linux values: PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS.
+    Args[0] = Constant::getNullValue(Args[0]->getType());
+    Args[2] = ConstantInt::get(Args[2]->getType(), 0x3);
+    Args[3] = ConstantInt::get(Args[3]->getType(), 0x22);
+    Args[4] = ConstantInt::get(Args[4]->getType(), -1, true);
+    Args[5] = ConstantInt::get(Args[5]->getType(), 0);
+  }
   CallInst *S = B.CreateCall(C->getFunctionType(), C->getCalledOperand(), Args,
                              A.Out >= 0 ? Twine() : Name);
   S->setAttributes(C->getAttributes());

@@ -28,6 +28,7 @@ struct Allocator {
   bool Zeroed = false;       ///< the block comes back zero-filled (calloc, __rust_alloc_zeroed)
   bool SizeOfString = false; ///< strdup/strndup: strlen(result) + 1 bytes
   bool Rust = false;         ///< one of Rust's allocator shims
+  bool Mapping = false;      ///< mmap: the shadow is an anonymous private mapping of the same length
   /// Alloc and Realloc: the function that releases a block from this allocator, and its
   /// arguments: -1 is the block, k the allocation call's argument k.
   std::string Free;
