@@ -219,6 +219,8 @@ void GradientGen::fillReverse() {
       Bd.CreateStore(Bd.CreateSub(Cur, CH->Step), countedSlot(*CH));
       Value *Start = revPrimal(CH->Start, BB); // invariant in the loop: taped once, at its exit
       Bd.CreateCondBr(Bd.CreateICmpEQ(Cur, Start), edgeTo(CH->Pre), edgeTo(CH->Latch));
+    } else if (int TrueK = -1; Value *Cond = branchTellingPred(BB, Preds, TrueK)) {
+      Bd.CreateCondBr(revPrimal(Cond, BB), edgeTo(Preds[TrueK]), edgeTo(Preds[1 - TrueK]));
     } else {
       Value *Idx = pushAndPop(PredIndex[BB], Bd.getInt32Ty(), BB);
       SwitchInst *SW = Bd.CreateSwitch(Idx, edgeTo(Preds.back()), Preds.size() - 1);
@@ -369,6 +371,8 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
     AugPushes.push_back({cast<BasicBlock>(VA[BB]), SmallVector<Value *, 8>(Vals.begin(), Vals.end())});
   reportTapePushes(*Aug, AugPushes);
   emitAllTapePushes(E, *Aug, TapeA, AugPushes);
+  promoteTapeFields(*Aug, TapeA);
+  promoteTapeFields(*Rev, TapeR);
   return true;
 }
 

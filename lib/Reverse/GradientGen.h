@@ -243,6 +243,13 @@ private:
   Value *countedSlot(CountedLoop &C);
   /// The counter's value at C's exit, rebuilt from its start and bound, or null.
   Value *counterAtExit(CountedLoop &C, BasicBlock *B);
+  /// When BB's two predecessors are told apart by the conditional branch of BB's immediate
+  /// dominator, whose condition BB's reverse rebuilds without the tape (`used & (1u << c)` in
+  /// det's minors: an argument and a counter), returns that condition and sets TrueK to the
+  /// index in Preds of the predecessor its true edge leads to; the predecessor index is then
+  /// neither kept nor taped. Otherwise null.
+  Value *branchTellingPred(BasicBlock *BB, ArrayRef<BasicBlock *> Preds, int &TrueK);
+  std::optional<bool> Irreducible; // Src has a cycle that is no natural loop
   /// A second induction variable of a counted loop (`idx += K` next to the counter), rebuilt in
   /// B from the counter, or null.
   Value *secondaryCounter(PHINode *P, BasicBlock *B);

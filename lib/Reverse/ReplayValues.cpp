@@ -2,6 +2,7 @@
 // never overwritten, hoisted out of counted loops, otherwise popped from the tape.
 #include "Reverse/GradientGen.h"
 #include "Analysis/UserAnnotations.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/IR/InstIterator.h"
 
 namespace synthase {
@@ -182,6 +183,43 @@ Value *GradientGen::counterAtExit(CountedLoop &C, BasicBlock *B) {
   Value *S = revPrimal(C.Start, B), *N = revPrimal(C.Bound, B);
   IRBuilder<> RBld(RB[B].Remat->getTerminator());
   return RBld.CreateBinaryIntrinsic(Id, S, N, nullptr, C.IV->getName() + ".final");
+}
+
+Value *GradientGen::branchTellingPred(BasicBlock *BB, ArrayRef<BasicBlock *> Preds, int &TrueK) {
+  if (Preds.size() != 2 || !SrcDT || !SrcDT->getNode(BB) || !SrcDT->getNode(BB)->getIDom())
+    return nullptr;
+  BasicBlock *D = SrcDT->getNode(BB)->getIDom()->getBlock();
+  auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+  if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+    return nullptr;
+  // The reverse of BB asks which edge D took the last time it ran. That visit of D led to this
+  // visit of BB, with neither D nor BB in between, when every cycle through BB passes through D:
+  // both in the same innermost loop, BB not its header, and no cycle outside natural loops.
+  if (SrcLI->getLoopFor(D) != SrcLI->getLoopFor(BB) || SrcLI->isLoopHeader(BB))
+    return nullptr;
+  if (!Irreducible) {
+    ReversePostOrderTraversal<const Function *> RPOT(Src);
+    Irreducible = containsIrreducibleCFG<const BasicBlock *>(RPOT, *SrcLI);
+  }
+  if (*Irreducible)
+    return nullptr;
+  // Each predecessor must be reachable from only one of D's edges: D itself through an edge
+  // straight to BB, another block when the edge dominates it (every path to it takes that edge,
+  // and after the last visit of D no other edge of D is taken).
+  int EdgeOf[2] = {-1, -1};
+  for (unsigned P = 0; P < 2; ++P)
+    for (unsigned K = 0; K < 2; ++K) {
+      BasicBlock *S = Br->getSuccessor(K);
+      if (S == BB ? Preds[P] == D : SrcDT->dominates(BasicBlockEdge(D, S), Preds[P]))
+        EdgeOf[P] = EdgeOf[P] < 0 ? K : 2; // 2: both edges, ambiguous
+    }
+  if (EdgeOf[0] < 0 || EdgeOf[0] > 1 || EdgeOf[1] < 0 || EdgeOf[1] > 1 || EdgeOf[0] == EdgeOf[1])
+    return nullptr;
+  Value *Cond = Br->getCondition();
+  if (!recomputableWithoutTape(Cond, BB, 6))
+    return nullptr;
+  TrueK = EdgeOf[0] == 0 ? 0 : 1;
+  return Cond;
 }
 
 Value *GradientGen::secondaryCounter(PHINode *P, BasicBlock *B) {

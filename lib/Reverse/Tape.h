@@ -94,6 +94,11 @@ void emitAllTapePushes(Engine &E, llvm::Function &Aug, llvm::Value *Tape,
 /// Emits a push of V before `Before` (which ends up in a new block if the tape must grow).
 void emitTapePush(Engine &E, llvm::Instruction *Before, llvm::Value *Tape, llvm::Value *V);
 
+/// Keeps the tape's base, top and capacity (behind the pointer argument Tape) in locals of F,
+/// written back before calls that take the tape and before returning (TapeFields.cpp). Returns
+/// false, changing nothing, when the tape's address is used in any other way.
+bool promoteTapeFields(llvm::Function &F, llvm::Value *Tape);
+
 /// Emits a pop of a T at B's insertion point.
 llvm::Value *emitTapePop(Engine &E, llvm::IRBuilder<> &B, llvm::Value *Tape, llvm::Type *T);
 
