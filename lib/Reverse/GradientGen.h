@@ -276,6 +276,7 @@ private:
   /// (StoreForwarding.cpp): the stored value, rebuilt in B with the filling loop's counter
   /// replaced by the reading loop's, or null.
   Value *forwardedStore(LoadInst *L, BasicBlock *B);
+  std::map<std::pair<CountedLoop *, const LoadInst *>, AllocaInst *> ForwardedSlots; // rebuilt once per subloop
   bool replayableIn(const Value *V, CountedLoop &From, BasicBlock *B, unsigned Depth);
   Value *replayIn(Value *V, CountedLoop &From, Value *Counter, BasicBlock *B, DenseMap<const Value *, Value *> &Built);
   DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;

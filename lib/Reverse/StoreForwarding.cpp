@@ -127,6 +127,26 @@ Value *GradientGen::forwardedStore(LoadInst *L, BasicBlock *B) {
           !SrcDT->dominates(St->getParent(), From->Latch) || !onlyWriter(Obj, St) ||
           !replayableIn(St->getValueOperand(), *From, B, 8))
         continue;
+      // Read in a counted loop inside the reading one (GMM's `xc[c]` in `out[r] += L[idx] *
+      // xc[c]`), the value is the same in all of its iterations: rebuilt once, in the reverse of
+      // that loop's exit, which runs before the loop's reverse iterations.
+      CountedLoop *Sub = nullptr;
+      for (Loop *Lp = SrcLI->getLoopFor(B); Lp && Lp != To->L; Lp = Lp->getParentLoop())
+        if (Lp->getParentLoop() == To->L)
+          Sub = CountedByHeader.lookup(Lp->getHeader());
+      if (Sub && To->L->contains(Sub->Exit)) {
+        AllocaInst *&Slot = ForwardedSlots[{Sub, L}];
+        if (!Slot) {
+          Value *Once = forwardedStore(L, Sub->Exit);
+          if (!Once)
+            return nullptr;
+          if (Instruction *T = RevEntry->getTerminator())
+            EntryB->SetInsertPoint(T);
+          Slot = EntryB->CreateAlloca(L->getType(), nullptr, L->getName() + ".forwarded");
+          IRBuilder<>(RB[Sub->Exit].Remat->getTerminator()).CreateStore(Once, Slot);
+        }
+        return IRBuilder<>(RB[B].Remat->getTerminator()).CreateLoad(L->getType(), Slot, L->getName());
+      }
       DenseMap<const Value *, Value *> Built;
       return replayIn(St->getValueOperand(), *From, revPrimal(To->IV, B), B, Built);
     }
