@@ -51,17 +51,6 @@ static double prefix_max(const double *pts, const double *w, long n, long k, lon
   return s;
 }
 
-/* Must not fire: the running value is multiplied inside the loop, so its adjoint does not only
- * pass along the chain. */
-static double used_inside(const double *w, long n) {
-  double s = 0, best = w[0];
-  for (long j = 1; j < n; ++j) {
-    s += best * w[j];
-    best = w[j] < best ? w[j] : best;
-  }
-  return s + best;
-}
-
 /* Must not fire: the select's result is used twice. */
 static double select_used_twice(const double *w, long n) {
   double s = 0, best = w[0];

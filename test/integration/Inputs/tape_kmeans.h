@@ -1,5 +1,6 @@
 /* Shared by the tape tests (tape_recompute.c, tape_running_select.c, lit/tape/running_select.c):
- * k-means' cost, whose nearest centroid is a running minimum, and its analytic gradient. */
+ * k-means' cost, whose nearest centroid is a running minimum, and its analytic gradient; and a
+ * running minimum the running-select rule must leave alone. */
 #ifndef SYNTHASE_TEST_TAPE_KMEANS_H
 #define SYNTHASE_TEST_TAPE_KMEANS_H
 
@@ -39,6 +40,17 @@ static inline void kmeans_gradient(const double *pts, const double *cen, long n,
     for (long l = 0; l < d; ++l)
       g[arg * d + l] += 2 * (cen[arg * d + l] - pts[i * d + l]);
   }
+}
+
+/* Not a running select: the running value is multiplied inside the loop, so its adjoint does not
+ * only pass along the chain. */
+static inline double used_inside(const double *w, long n) {
+  double s = 0, best = w[0];
+  for (long j = 1; j < n; ++j) {
+    s += best * w[j];
+    best = w[j] < best ? w[j] : best;
+  }
+  return s + best;
 }
 
 #endif

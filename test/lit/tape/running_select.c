@@ -36,16 +36,8 @@ void grad_kmeans(const double *pts, const double *cen, double *dcen, long n, lon
                     enzyme_const, d);
 }
 
-/* Not a running select: the running value is also multiplied in the loop, so the flag stays. */
-static double used_inside(const double *w, long n) {
-  double s = 0, best = w[0];
-  for (long j = 1; j < n; ++j) {
-    s += best * w[j];
-    best = w[j] < best ? w[j] : best;
-  }
-  return s + best;
-}
-
+/* used_inside (tape_kmeans.h) is not a running select: the running value is also multiplied in
+ * the loop, so no last pick is taped. */
 void grad_used_inside(const double *w, double *dw, long n) {
   __enzyme_autodiff((void *)used_inside, enzyme_dup, w, dw, enzyme_const, n);
 }
