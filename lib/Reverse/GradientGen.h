@@ -265,6 +265,27 @@ private:
   CountedLoop *invariantLoad(const LoadInst *L, BasicBlock *B);
   /// The last value L loaded, kept in a local of the forward sweep and read at the loop's exit.
   Value *lastLoadedAtExit(LoadInst *L, CountedLoop &C);
+  /// A select chaining a running minimum, maximum or choice through a counted loop's header phi
+  /// (RunningSelect.cpp): the reverse sweep tapes the counter of the last iteration that took
+  /// the new value, once per loop, instead of the condition in every iteration.
+  struct RunningSelect {
+    CountedLoop *C;
+    bool PickTrue; // the new value is the select's true operand
+  };
+  DenseMap<const SelectInst *, std::unique_ptr<RunningSelect>> RunningSelects;
+  DenseMap<std::pair<BasicBlock *, const Value *>, Value *> RunningPicks;
+  RunningSelect *runningSelect(SelectInst *S);
+  Value *lastPickAtExit(SelectInst *S, RunningSelect &R);
+  /// S's condition as its reverse in B needs it: popped or recomputed, or, for a running select,
+  /// rebuilt from the counter and the last pick.
+  Value *selectCondition(SelectInst *S, BasicBlock *B);
+  /// A load of scratch memory that one store in an earlier sibling counted loop filled
+  /// (StoreForwarding.cpp): the stored value, rebuilt in B with the filling loop's counter
+  /// replaced by the reading loop's, or null.
+  Value *forwardedStore(LoadInst *L, BasicBlock *B);
+  std::map<std::pair<CountedLoop *, const LoadInst *>, AllocaInst *> ForwardedSlots; // rebuilt once per subloop
+  bool replayableIn(const Value *V, CountedLoop &From, BasicBlock *B, unsigned Depth);
+  Value *replayIn(Value *V, CountedLoop &From, Value *Counter, BasicBlock *B, DenseMap<const Value *, Value *> &Built);
   DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;
   /// Once every reverse block has asked for its values (TapeTrim.cpp): a cheap float value popped
   /// in a block whose operands that block pops too, or rebuilds without the tape, is rebuilt

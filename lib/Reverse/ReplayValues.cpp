@@ -406,6 +406,8 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     Cl->setName(I->getName());
     Cl->setDebugLoc(DebugLoc());
     R = Cl;
+  } else if (Value *F = isa<LoadInst>(I) ? forwardedStore(cast<LoadInst>(I), B) : nullptr) {
+    R = F;
   } else if (CountedLoop *C = invariantIn(I, B)) {
     R = fromLoopExit(*C, augOf(I), I->getType(), B, false, I);
   } else if (CountedLoop *C = isa<LoadInst>(I) ? invariantLoad(cast<LoadInst>(I), B) : nullptr) {

@@ -131,7 +131,7 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     return accumulate(Bd, I->getOperand(0), D);
   case Instruction::Select: {
     auto *S = cast<SelectInst>(I);
-    Value *C = primal(S->getCondition());
+    Value *C = selectCondition(S, B);
     Value *Z = Constant::getNullValue(Act.adjointType(I));
     accumulate(Bd, S->getTrueValue(), Bd.CreateSelect(C, D, Z));
     accumulate(Bd, S->getFalseValue(), Bd.CreateSelect(C, Z, D));

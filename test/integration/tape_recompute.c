@@ -2,8 +2,8 @@
 // sweep"), measured with -mllvm -synthase-tape-stats (__synthase_tape_peak_v1, reset before each
 // kernel):
 // - k-means' distance: `c[l] - p[l]` is recomputed from loads of never-written arguments, the
-//   inner loops' final counters from their bounds, and `dist < best` is taped as one flag rather
-//   than as its two operands: at most one 8-byte slot per point-centroid pair.
+//   inner loops' final counters from their bounds, and the running minimum `best = dist < best ?
+//   dist : best` costs one counter per point (Reverse/RunningSelect.cpp), not a flag per pair.
 // - a triangular product `out[r] += L[idx++] * xc[c]` over a scratch buffer: `idx` is rebuilt
 //   from the loop counter, and `xc[c]`, which the inner loop does not change, is taped once per
 //   inner loop rather than once per product.
@@ -19,32 +19,7 @@
 // RUN: %synthase-cc -O3 -march=native -mllvm -synthase-tape-stats -I%inputs %s -o %t3 -lm && %t3
 // RUN: %synthase-cxx -x c++ -O2 -mllvm -synthase-tape-stats -I%inputs %s -o %t4 -lm && %t4
 #include "check.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-extern long __synthase_tape_peak_v1;
-#ifdef __cplusplus
-}
-#endif
-
-/* ---- k-means cost ---- */
-static double kmeans(const double *pts, const double *cen, long n, long k, long d) {
-  double cost = 0;
-  for (long i = 0; i < n; ++i) {
-    double best = INFINITY;
-    for (long j = 0; j < k; ++j) {
-      double dist = 0;
-      for (long l = 0; l < d; ++l) {
-        double t = cen[j * d + l] - pts[i * d + l];
-        dist += t * t;
-      }
-      best = dist < best ? dist : best;
-    }
-    cost += best;
-  }
-  return cost;
-}
+#include "tape_kmeans.h"
 
 static void check_kmeans(void) {
   enum { N = 400, K = 6, D = 5 };
@@ -58,30 +33,15 @@ static void check_kmeans(void) {
   __enzyme_autodiff((void *)kmeans, enzyme_const, pts, enzyme_dup, cen, g, enzyme_const, (long)N,
                     enzyme_const, (long)K, enzyme_const, (long)D);
   long tape = __synthase_tape_peak_v1;
-  /* Each point pulls its nearest centroid (first one on ties, as the strict comparison). */
-  for (int i = 0; i < N; ++i) {
-    double best = INFINITY;
-    int arg = 0;
-    for (int j = 0; j < K; ++j) {
-      double dist = 0;
-      for (int l = 0; l < D; ++l)
-        dist += (cen[j * D + l] - pts[i * D + l]) * (cen[j * D + l] - pts[i * D + l]);
-      if (dist < best) {
-        best = dist;
-        arg = j;
-      }
-    }
-    for (int l = 0; l < D; ++l)
-      want[arg * D + l] += 2 * (cen[arg * D + l] - pts[i * D + l]);
-  }
+  kmeans_gradient(pts, cen, N, K, D, want);
   for (int q = 0; q < K * D; ++q)
     CHECK_CLOSE(g[q], want[q], 1e-12, "k-means d/dc[%d]", q);
   double tan = __enzyme_fwddiff((void *)kmeans, enzyme_const, pts, enzyme_dup, cen, v, enzyme_const, (long)N,
                                 enzyme_const, (long)K, enzyme_const, (long)D);
   CHECK_CLOSE(tan, check_dot(g, v, K * D), 1e-10, "k-means: forward and reverse agree");
-  /* Before: both operands of every comparison (16 bytes) and the inner loop's counter (8). */
-  CHECK_TRUE(tape <= 8L * N * K + 16L * N + 512, "k-means tape %ld bytes, want at most %ld", tape,
-             8L * N * K + 16L * N + 512);
+  /* Before: both operands of every comparison (16 bytes per pair) and the inner loop's counter
+   * (8), then one flag per pair; now one counter per point (tape_running_select.c). */
+  CHECK_TRUE(tape <= 16L * N + 512, "k-means tape %ld bytes, want at most %ld", tape, 16L * N + 512);
 }
 
 /* ---- a triangular product over a scratch buffer, repeated ---- */

@@ -11,14 +11,6 @@
 // RUN: %synthase-cxx -x c++ -O2 -mllvm -synthase-tape-stats -I%inputs %s -o %t4 -lm && %t4
 #include "check.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-extern long __synthase_tape_peak_v1;
-#ifdef __cplusplus
-}
-#endif
-
 /* f = sum_i x_{i+1} sin(x_i) + (x_i > 0 ? x_i^2 : -x_i) */
 static double f(const double *x, long n) {
   double s = 0;

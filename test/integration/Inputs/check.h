@@ -35,6 +35,8 @@ extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed, enzyme_width,
 
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
+/* The largest tape of any gradient call so far (bytes), kept by -mllvm -synthase-tape-stats. */
+extern long __synthase_tape_peak_v1;
 
 #ifdef __cplusplus
 }
