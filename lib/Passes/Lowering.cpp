@@ -156,6 +156,7 @@ void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
 static void zeroShadowGlobals(Engine &E, IRBuilder<> &B) {
   for (GlobalVariable *G : E.shadowGlobals())
     E.resetShadow(B, G);
+  E.syncUserHeapShadows(B);
 }
 
 /// Calls of generated functions that may unwind (a panic or an exception in the primal code),
