@@ -457,13 +457,16 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
 }
 
 /// Enzyme's type hints (`__enzyme_float(ptr, size)`, ...) only help its type analysis; Synthase
-/// reads types from the IR, so the hints are dropped before anything is differentiated.
+/// reads types from the IR, so the hints are dropped before anything is differentiated. So is
+/// `__enzyme_ptr_size_hint(ptr, bytes, ...)`, the extent of memory behind a pointer: Synthase
+/// shadows memory through the caller's shadow pointers and allocations, never by size.
 static bool dropTypeHints(Module &M) {
   bool Changed = false;
   for (Function &F : M) {
     StringRef N = F.getName();
     if (!F.isDeclaration() || !(N == "__enzyme_float" || N == "__enzyme_double" ||
-                                N == "__enzyme_integer" || N == "__enzyme_pointer"))
+                                N == "__enzyme_integer" || N == "__enzyme_pointer" ||
+                                N == "__enzyme_ptr_size_hint"))
       continue;
     SmallVector<CallBase *, 4> Calls;
     for (User *U : F.users())
