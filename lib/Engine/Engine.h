@@ -88,6 +88,18 @@ public:
   llvm::SmallVector<llvm::GlobalVariable *, 8> shadowsOfSet(unsigned Set) const;
   /// Gives SG its initial contents again: zeros, or its initializer where it holds pointers.
   void resetShadow(llvm::IRBuilder<> &B, llvm::GlobalVariable *SG);
+  /// A writable pointer global that only ever holds null or a block a known allocator returned
+  /// (set before the derivative runs, as flang does for ALLOCATE): its shadow is a pointer to a
+  /// zeroed block of the same size, made when the shadow is first needed and again whenever the
+  /// global points to another block (lib/Engine/HeapShadows.cpp).
+  bool heapPointerGlobal(llvm::GlobalVariable *G) const;
+  bool isHeapShadow(llvm::GlobalVariable *SG) const { return HeapShadows.count(SG); }
+  /// Points SG (the shadow of a heap-pointer global) at the shadow block of the global's current
+  /// block, making one if needed; with Zero, also zeroes the shadow block.
+  void syncHeapShadow(llvm::IRBuilder<> &B, llvm::GlobalVariable *SG, bool Zero);
+  /// syncHeapShadow for every heap shadow the user owns (queried or a context's): before a
+  /// top-level derivative call, whose code reads them.
+  void syncUserHeapShadows(llvm::IRBuilder<> &B);
   /// The shadow of a constant pointer expression (a global or a constant GEP into one), or null.
   llvm::Constant *shadowConstant(llvm::Constant *C, unsigned Lane = 0);
   /// A shadow address that may be derived from a null shadow pointer (see mayStoreNullShadows),
@@ -137,6 +149,9 @@ private:
   std::map<std::tuple<llvm::GlobalVariable *, unsigned, unsigned>, llvm::GlobalVariable *> Shadows;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> ShadowGlobals;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> UserShadows;
+  /// Heap shadows: the shadow global -> the primal global, and the function keeping it current.
+  llvm::DenseMap<llvm::GlobalVariable *, std::pair<llvm::GlobalVariable *, llvm::Function *>> HeapShadows;
+  void noteHeapShadow(llvm::GlobalVariable *G, llvm::GlobalVariable *SG);
   unsigned Set = 0;
   std::map<unsigned, std::pair<std::map<Signature, llvm::Function *>, std::map<Signature, GradientPair>>> OtherSets;
   bool shadowable(llvm::GlobalVariable *G, llvm::SmallPtrSetImpl<llvm::GlobalVariable *> &Seen);

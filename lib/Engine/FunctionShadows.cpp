@@ -17,12 +17,30 @@ namespace synthase {
 namespace {
 constexpr const char *WrapperAttr = "synthase-indirect-wrapper";
 
-Function *trampolineFor(Module &M, FunctionType *FTy) {
+/// The call a trampoline makes (its only instruction before the return).
+CallInst *innerCall(Function &T) { return cast<CallInst>(&T.getEntryBlock().front()); }
+
+using MemoryParams = SmallVector<std::pair<unsigned, Attribute>, 2>;
+
+/// The parameters a call passes in memory (sret, byval), with their attributes: the callee's ABI
+/// depends on them (where the result's address is returned, who copies the value), so the
+/// trampoline's inner call must carry those of the calls it stands for.
+MemoryParams memoryParams(const CallBase *C) {
+  MemoryParams R;
+  for (unsigned K = 0; K < C->arg_size(); ++K)
+    for (Attribute::AttrKind A : {Attribute::StructRet, Attribute::ByVal})
+      if (C->paramHasAttr(K, A))
+        R.push_back({K, C->getParamAttr(K, A)});
+  return R;
+}
+
+/// One trampoline per function type and set of parameters passed in memory.
+Function *trampolineFor(Module &M, FunctionType *FTy, const MemoryParams &InMemory) {
   SmallVector<Type *, 8> Params{PointerType::getUnqual(M.getContext())};
   Params.append(FTy->param_begin(), FTy->param_end());
   auto *TT = FunctionType::get(FTy->getReturnType(), Params, false);
   for (Function &F : M)
-    if (isIndirectTrampoline(&F) && F.getFunctionType() == TT)
+    if (isIndirectTrampoline(&F) && F.getFunctionType() == TT && memoryParams(innerCall(F)) == InMemory)
       return &F;
   Function *T = Function::Create(TT, GlobalValue::InternalLinkage, "synthase.indirect", M);
   T->addFnAttr(IndirectTrampolineAttr);
@@ -31,6 +49,8 @@ Function *trampolineFor(Module &M, FunctionType *FTy) {
   for (unsigned K = 1; K < T->arg_size(); ++K)
     Args.push_back(T->getArg(K));
   CallInst *R = B.CreateCall(FTy, T->getArg(0), Args);
+  for (auto &[K, A] : InMemory)
+    R->addParamAttr(K, A);
   if (R->getType()->isVoidTy())
     B.CreateRetVoid();
   else
@@ -51,15 +71,14 @@ void routeIndirectCalls(Function &F) {
            any_of(CI->args(), [](Use &U) { return mayCarryDerivatives(U->getType()); })))
         Calls.push_back(CI);
   for (CallInst *CI : Calls) {
-    // An argument passed by value in memory (byval, sret) is not a plain value: left as it is
-    // (an active one is refused as an indirect call).
-    bool InMemory = false;
+    // inalloca / preallocated arguments live in the caller's argument area, which a trampoline
+    // cannot pass on: left as they are (an active one is refused as an indirect call).
+    bool CallerArea = false;
     for (unsigned K = 0; K < CI->arg_size(); ++K)
-      InMemory |= CI->isByValArgument(K) || CI->paramHasAttr(K, Attribute::StructRet) ||
-                  CI->isInAllocaArgument(K) || CI->paramHasAttr(K, Attribute::Preallocated);
-    if (InMemory)
+      CallerArea |= CI->isInAllocaArgument(K) || CI->paramHasAttr(K, Attribute::Preallocated);
+    if (CallerArea)
       continue;
-    Function *T = trampolineFor(*F.getParent(), CI->getFunctionType());
+    Function *T = trampolineFor(*F.getParent(), CI->getFunctionType(), memoryParams(CI));
     SmallVector<Value *, 8> Args{CI->getCalledOperand()};
     Args.append(CI->arg_begin(), CI->arg_end());
     auto *NC = CallInst::Create(T, Args, "", CI->getIterator());

@@ -82,6 +82,8 @@ static bool mayBeWritten(const Value *V) {
 bool Engine::shadowable(GlobalVariable *G, SmallPtrSetImpl<GlobalVariable *> &Seen) {
   if (G->isConstant() || isInactiveGlobal(G))
     return false;
+  if (heapPointerGlobal(G))
+    return true;
   Type *T = G->getValueType();
   if (holdsFloatData(T) || (holdsByteStorage(T) && !G->hasInitializer()) ||
       (holdsByteStorage(T) && G->getInitializer()->isNullValue()))
@@ -170,7 +172,9 @@ GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
     ShadowGlobals.insert(SG);
   else
     UserShadows.insert(SG); // a context's shadows are its owner's
-  if (G->hasInitializer() && holdsPointers(T))
+  if (heapPointerGlobal(G))
+    noteHeapShadow(G, SG);
+  else if (G->hasInitializer() && holdsPointers(T))
     SG->setInitializer(shadowInit(G->getInitializer(), Lane));
   return SG;
 }
@@ -195,6 +199,8 @@ SmallVector<GlobalVariable *, 8> Engine::shadowsOfSet(unsigned N) const {
 }
 
 void Engine::resetShadow(IRBuilder<> &B, GlobalVariable *SG) {
+  if (isHeapShadow(SG))
+    return syncHeapShadow(B, SG, /*Zero=*/true);
   const DataLayout &DL = M.getDataLayout();
   uint64_t Size = DL.getTypeAllocSize(SG->getValueType());
   if (!SG->hasInitializer() || SG->getInitializer()->isNullValue()) {

@@ -124,7 +124,11 @@ static Value *shadowQuery(CallBase *CB, Engine &E) {
   Constant *S = E.shadowConstant(Addr, Lane->getZExtValue());
   if (S) {
     SmallPtrSet<Constant *, 8> Seen;
-    markUserShadows(E, cast<Constant>(E.shadowGlobal(G, Lane->getZExtValue())), Seen);
+    GlobalVariable *SG = E.shadowGlobal(G, Lane->getZExtValue());
+    markUserShadows(E, SG, Seen);
+    // A heap block's shadow is made at run time: the pointer the user reads must be current.
+    IRBuilder<> B(CB);
+    E.syncHeapShadow(B, SG, /*Zero=*/false);
   }
   E.selectShadowSet(0);
   if (S)
@@ -132,10 +136,11 @@ static Value *shadowQuery(CallBase *CB, Engine &E) {
   if (G->isConstant())
     return fail("'" + G->getName() + "' is constant, so it has no shadow", "a constant carries no derivative");
   return fail("'" + G->getName() + "' has no shadow Synthase can follow: it holds no floating-point data, and "
-              "a pointer in it is null at start, is stored at run time or points outside the module's "
-              "globals (e.g. a heap block allocated before the derivative runs)",
-              "keep float data in globals, pass heap blocks to the derivative as enzyme_dup arguments, or "
-              "initialise the pointer with the address of another global");
+              "a pointer in it is set at run time to something other than a whole heap block from "
+              "malloc/calloc/aligned_alloc/new (e.g. a pointer into a block, or to a local), or points "
+              "outside the module's globals",
+              "store the allocator's result itself in the global, pass the memory to the derivative as "
+              "enzyme_dup arguments, or initialise the pointer with the address of another global");
 }
 
 bool lowerShadowQueries(Module &M, Engine &E) {

@@ -156,6 +156,7 @@ void deliverResult(DiffCall &DC, ArrayRef<Value *> Parts, IRBuilder<> &B) {
 static void zeroShadowGlobals(Engine &E, IRBuilder<> &B) {
   for (GlobalVariable *G : E.shadowGlobals())
     E.resetShadow(B, G);
+  E.syncUserHeapShadows(B);
 }
 
 /// Calls of generated functions that may unwind (a panic or an exception in the primal code),
@@ -518,13 +519,16 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
 }
 
 /// Enzyme's type hints (`__enzyme_float(ptr, size)`, ...) only help its type analysis; Synthase
-/// reads types from the IR, so the hints are dropped before anything is differentiated.
+/// reads types from the IR, so the hints are dropped before anything is differentiated. So is
+/// `__enzyme_ptr_size_hint(ptr, bytes, ...)`, the extent of memory behind a pointer: Synthase
+/// shadows memory through the caller's shadow pointers and allocations, never by size.
 static bool dropTypeHints(Module &M) {
   bool Changed = false;
   for (Function &F : M) {
     StringRef N = F.getName();
     if (!F.isDeclaration() || !(N == "__enzyme_float" || N == "__enzyme_double" ||
-                                N == "__enzyme_integer" || N == "__enzyme_pointer"))
+                                N == "__enzyme_integer" || N == "__enzyme_pointer" ||
+                                N == "__enzyme_ptr_size_hint"))
       continue;
     SmallVector<CallBase *, 4> Calls;
     for (User *U : F.users())

@@ -228,6 +228,7 @@ static void lowerAugment(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
   B.CreateStore(Cap, B.CreateStructGEP(TT, H, 2));
   for (GlobalVariable *G : E.shadowGlobals())
     E.resetShadow(B, G);
+  E.syncUserHeapShadows(B);
   SmallVector<Value *, 16> Args = DC.primalsAndShadows();
   Args.push_back(H);
   CallInst *Primal = B.CreateCall(GP.Augmented, Args);

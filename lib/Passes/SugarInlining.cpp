@@ -26,7 +26,11 @@ namespace synthase {
 static bool isEntryCall(const Instruction &I) {
   auto *CB = dyn_cast<CallBase>(&I);
   Function *F = CB ? CB->getCalledFunction() : nullptr;
-  return F && F->isDeclaration() && entryPointMode(F->getName());
+  // The global-shadow API too: a context made in a helper (enzyme::context) is one context per
+  // call of the helper, and its shadow queries need the context as a constant.
+  return F && F->isDeclaration() &&
+         (entryPointMode(F->getName()) || F->getName() == "__enzyme_context" ||
+          F->getName() == "__enzyme_shadow" || F->getName() == "__enzyme_zero_shadows");
 }
 
 static bool hasEntryCall(const Function &F) {

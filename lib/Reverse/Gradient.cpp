@@ -11,7 +11,9 @@
 #include "Engine/FunctionShadows.h"
 #include "Reverse/ShadowCheck.h"
 #include "Rules/NodeLinks.h"
+#include "Support/Diagnostics.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Intrinsics.h"
 
 namespace synthase {
 namespace gradient {
@@ -163,7 +165,18 @@ void GradientGen::fillReverse() {
     }
   }
   if (!RetBlock) {
-    fail(&*Src->getEntryBlock().begin(), "reverse mode needs a function that returns");
+    // Every path ends in unreachable (e.g. a store through a pointer the simplifier proved null):
+    // the forward sweep never hands over to the reverse one, which is left as a trap. Enzyme
+    // compiles such a function too; calling it is the program's error, not the derivative's.
+    StringRef Name = Src->getName().split(".synthase.primal").first;
+    const Function *Orig = Src->getParent()->getFunction(Name);
+    reportWarning(Orig ? Orig : Src, &*Src->getEntryBlock().begin(),
+                  "'" + Name + "' never returns (every path ends in unreachable code): its "
+                  "reverse sweep is never reached and traps");
+    for (auto &KV : RB)
+      IRBuilder<>(KV.second.Body).CreateUnreachable();
+    EB.CreateCall(Intrinsic::getOrInsertDeclaration(Rev->getParent(), Intrinsic::trap));
+    EB.CreateUnreachable();
     return;
   }
   RevExit = BasicBlock::Create(C, "exit", Rev);
