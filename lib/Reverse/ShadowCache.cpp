@@ -99,6 +99,7 @@ static Function *atThreadExit(Module &M) {
 }
 
 /// `get(bytes, align)`: a zeroed block, the smallest cached one that fits, else from the heap.
+/// BestRank is the best fit's rank: its size, plus 2^62 for a needlessly 64-byte aligned one.
 static Function *getFn(Module &M) {
   LLVMContext &C = M.getContext();
   Type *PtrTy = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
@@ -110,19 +111,24 @@ static Function *getFn(Module &M) {
                *Miss = BasicBlock::Create(C, "miss", F);
     B.CreateBr(Loop);
     B.SetInsertPoint(Loop);
-    PHINode *I = B.CreatePHI(I64, 2), *Best = B.CreatePHI(I64, 2), *BestSize = B.CreatePHI(I64, 2);
+    PHINode *I = B.CreatePHI(I64, 2), *Best = B.CreatePHI(I64, 2), *BestRank = B.CreatePHI(I64, 2);
     I->addIncoming(B.getInt64(0), Entry);
     Best->addIncoming(B.getInt64(Slots), Entry); // none
-    BestSize->addIncoming(B.getInt64(~0ull), Entry);
+    BestRank->addIncoming(B.getInt64(~0ull), Entry);
     Value *P = B.CreateLoad(PtrTy, slot(B, Cache, 0, I)), *S = B.CreateLoad(I64, slot(B, Cache, 1, I));
     Value *Fits = B.CreateAnd(B.CreateIsNotNull(P), B.CreateICmpUGE(S, N));
     Fits = B.CreateAnd(Fits, B.CreateICmpULE(B.CreateSub(S, N), B.CreateAdd(N, B.getInt64(Slack))));
-    Value *Misaligned = B.CreateAnd(B.CreatePtrToInt(P, I64), B.CreateSub(Al, B.getInt64(1)));
-    Value *Better = B.CreateAnd(B.CreateAnd(Fits, B.CreateIsNull(Misaligned)), B.CreateICmpULT(S, BestSize));
+    Value *Addr = B.CreatePtrToInt(P, I64);
+    Value *Misaligned = B.CreateAnd(Addr, B.CreateSub(Al, B.getInt64(1)));
+    // A request malloc's alignment serves leaves 64-byte aligned blocks to the requests that need
+    // them (aligned_alloc's, over-aligned locals'): such a block ranks after every other fit.
+    Value *Over = B.CreateAnd(B.CreateICmpULE(Al, B.getInt64(16)), B.CreateIsNull(B.CreateAnd(Addr, B.getInt64(63))));
+    Value *Key = B.CreateOr(S, B.CreateShl(B.CreateZExt(Over, I64), 62));
+    Value *Better = B.CreateAnd(B.CreateAnd(Fits, B.CreateIsNull(Misaligned)), B.CreateICmpULT(Key, BestRank));
     Value *I1 = B.CreateAdd(I, B.getInt64(1));
     I->addIncoming(I1, Loop);
     Best->addIncoming(B.CreateSelect(Better, I, Best), Loop);
-    BestSize->addIncoming(B.CreateSelect(Better, S, BestSize), Loop);
+    BestRank->addIncoming(B.CreateSelect(Better, Key, BestRank), Loop);
     B.CreateCondBr(B.CreateICmpULT(I1, B.getInt64(Slots)), Loop, Found);
     B.SetInsertPoint(Found);
     PHINode *BestOut = B.CreatePHI(I64, 1);
