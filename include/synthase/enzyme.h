@@ -41,9 +41,10 @@ double __enzyme_autodiff(void *, ...);
 /* Forward mode: returns the tangent of the result along the given tangents. */
 double __enzyme_fwddiff(void *, ...);
 
-/* Reverse mode keeps its tape buffer per thread from one call to the next, so a gradient called
- * in a loop allocates nothing after the first call; the buffer is freed when the thread exits
- * (or in exit() for the main thread). This frees the calling thread's buffer now. The plugin
+/* Reverse mode keeps its tape buffer, and the heap blocks of its shadows, per thread from one
+ * call to the next, so a gradient called in a loop allocates nothing after the first call; they
+ * are freed when the thread exits (or in exit() for the main thread). This frees the calling
+ * thread's buffer and cached blocks now. The plugin
  * defines it in every translation unit that calls it; it is safe at any time, also while a
  * derivative runs. */
 void synthase_release_tape(void);

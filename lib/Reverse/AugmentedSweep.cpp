@@ -4,6 +4,7 @@
 #include "Reverse/CustomArgumentMemory.h"
 #include "Rules/OpenMP.h"
 #include "Reverse/ShadowCheck.h"
+#include "Reverse/ShadowCache.h"
 #include "Rules/MPI.h"
 #include "Rules/NodeLinks.h"
 
@@ -172,22 +173,14 @@ void GradientGen::augInstruction(Instruction *I) {
       B.Insert(SC);
       ShA[I] = SC;
     } else if (auto *AI = dyn_cast<AllocaInst>(I)) {
-      // The shadow outlives this sweep (the reverse sweep needs it), so it lives on the heap.
+      // The shadow outlives this sweep (the reverse sweep needs it), so it lives on the heap: a
+      // block of the thread's shadow cache, given back where the variable's reverse ends it.
+      // Over-aligned (AVX buffers, Eigen's packets): the code uses aligned vector moves on the
+      // shadow too, so it gets the alignment.
       Value *Size = B.CreateMul(B.CreateZExtOrTrunc(augOf(AI->getArraySize()), B.getInt64Ty()),
                                 B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
-      uint64_t A = AI->getAlign().value();
-      if (A <= 16) {
-        FunctionCallee Calloc = E.module().getOrInsertFunction("calloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
-        ShA[I] = B.CreateCall(Calloc, {Size, B.getInt64(1)}, I->getName() + ".shadow");
-      } else {
-        // Over-aligned (AVX buffers, Eigen's packets): the code uses aligned vector moves on the
-        // shadow too, so it gets the alignment; aligned_alloc needs a multiple of it.
-        FunctionCallee AlignedAlloc = E.module().getOrInsertFunction("aligned_alloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
-        Value *Rounded = B.CreateAnd(B.CreateAdd(Size, B.getInt64(A - 1)), B.getInt64(~(A - 1)));
-        Value *Sh = B.CreateCall(AlignedAlloc, {B.getInt64(A), Rounded}, I->getName() + ".shadow");
-        B.CreateMemSet(Sh, B.getInt8(0), Rounded, AI->getAlign());
-        ShA[I] = Sh;
-      }
+      ShA[I] = emitCachedShadowBlock(B, Size, B.getInt64(std::max<uint64_t>(AI->getAlign().value(), 16)),
+                                     I->getName() + ".shadow");
     } else if (auto *CB = dyn_cast<CallBase>(I)) {
       std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
       auto augArg = [&](unsigned K) { return augOf(CB->getArgOperand(K)); };
@@ -195,7 +188,9 @@ void GradientGen::augInstruction(Instruction *I) {
       if (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address) {
         ShA[I] = B.CreateThreadLocalAddress(needShadow(TLA->getArgOperand(0), I)); // a thread_local's shadow
       } else if (A && A->Role == AllocRole::Alloc) {
-        ShA[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, nullptr, I->getName() + ".shadow");
+        ShA[I] = emitCachedShadowAllocation(B, cast<CallBase>(C), *A, I->getName() + ".shadow");
+        if (!ShA[I])
+          ShA[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, nullptr, I->getName() + ".shadow");
       } else if (A && A->Role == AllocRole::Realloc) {
         // The old shadow must outlive the realloc (the reverse sweep of earlier code still adds
         // into it): the new shadow is a fresh zeroed block, and the reverse of the realloc moves

@@ -4,6 +4,7 @@
 #include "Rules/InactiveLibraryCalls.h"
 #include "Rules/NodeLinks.h"
 #include "Rules/OpenMP.h"
+#include "Reverse/ShadowCache.h"
 
 namespace synthase {
 namespace gradient {
@@ -34,7 +35,7 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
       } else if (shadowed(CB)) {
         Sh = revShadow(CB, B);
       }
-      if (Sh)
+      if (Sh && !emitCachedShadowFree(Bd, G, Sh))
         emitShadowFree(Bd, *A, Sh, revArg);
       return;
     }

@@ -146,6 +146,7 @@ void GradientGen::fillReverse() {
   RevEntry = BasicBlock::Create(C, "entry", Rev);
   IRBuilder<> EB(RevEntry);
   EntryB = &EB;
+  TapeCur = emitTapeCursor(E, EB, TapeR);
   ReversePostOrderTraversal<Function *> RPO(Src);
   BasicBlock *RetBlock = nullptr;
   for (BasicBlock *BB : RPO) {
@@ -379,6 +380,7 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   // Now every reverse block has asked for what it needs: drop what can be rebuilt from the rest,
   // and emit the pushes.
   trimPops();
+  syncTapeCursor(E, *Rev, TapeR, TapeCur);
   SmallVector<std::pair<BasicBlock *, SmallVector<Value *, 8>>, 16> AugPushes;
   for (auto &[BB, Vals] : Pushes)
     AugPushes.push_back({cast<BasicBlock>(VA[BB]), SmallVector<Value *, 8>(Vals.begin(), Vals.end())});

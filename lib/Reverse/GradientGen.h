@@ -75,6 +75,7 @@ private:
   DenseMap<const Value *, Value *> RevArg;    // Src argument -> Rev argument
   DenseMap<const Value *, Value *> RevArgSh;  // Src argument -> Rev shadow argument
   Value *TapeR = nullptr, *DRet = nullptr;
+  TapeCursor TapeCur; // the tape's top and base while the reverse sweep pops
   DenseMap<BasicBlock *, RevBlock> RB;
   DenseMap<std::pair<BasicBlock *, const Value *>, Value *> RevVal, RevSh;
   DenseMap<const Value *, AllocaInst *> Slots;

@@ -1,6 +1,7 @@
 // Reverse mode, adjoint sweep: adjoint slots and the adjoint code of each instruction.
 #include "Reverse/GradientGen.h"
 #include "Reverse/GradientLogger.h"
+#include "Reverse/ShadowCache.h"
 #include "Rules/OpenMP.h"
 
 namespace synthase {
@@ -41,7 +42,7 @@ Value *GradientGen::pushAndPop(Value *AugValue, Type *T, BasicBlock *B) {
   Pushes[B].insert(AugValue);
   RevBlock &R = RB[B];
   IRBuilder<> PB(R.Pops, R.Pops->begin());
-  Known = emitTapePop(E, PB, TapeR, T);
+  Known = emitTapePop(E, PB, TapeCur, T);
   return Known;
 }
 
@@ -53,8 +54,8 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     return;
   if (auto *AI = dyn_cast<AllocaInst>(I)) {
     FunctionCallee Free = E.module().getOrInsertFunction("free", Bd.getVoidTy(), Bd.getPtrTy());
-    if (shadowed(AI)) // the heap copy made by the forward sweep ends with the variable
-      Bd.CreateCall(Free, {revShadow(AI, B)});
+    if (shadowed(AI)) // the shadow block made by the forward sweep ends with the variable
+      emitCachedShadowFree(Bd, revShadow(AI, B));
     if (HeapLocals.count(AI)) // read by a registered reverse function until here
       Bd.CreateCall(Free, {revPrimal(AI, B)});
     return;

@@ -13,6 +13,7 @@
 // buffer and is freed at the end, shadowed like any local memory.
 #include "Reverse/Tape.h"
 #include "Reverse/TapeArenaRuntime.h"
+#include "Reverse/ShadowCache.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -227,6 +228,7 @@ static bool toShadowedArena(Function &F, ArrayRef<CallInst *> Arenas, ArrayRef<C
 
 bool prepareTapeArenas(Function &F, bool Shadowed) {
   Module &M = *F.getParent();
+  privatizeShadowCache(F); // the same in either clone
   GlobalVariable *A = M.getNamedGlobal(PlainArenaName);
   Function *Take = M.getFunction(PlainTakeName), *Put = M.getFunction(PlainPutName);
   SmallVector<CallInst *, 4> Arenas, Takes, Puts, Inner;

@@ -7,6 +7,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -158,6 +159,57 @@ Value *emitTapePop(Engine &E, IRBuilder<> &B, Value *Tape, Type *T) {
   B.CreateStore(Top, TopP);
   Value *Base = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0));
   return B.CreateAlignedLoad(T, B.CreateGEP(B.getInt8Ty(), Base, Top), Align(8), "popped");
+}
+
+TapeCursor emitTapeCursor(Engine &E, IRBuilder<> &EB, Value *Tape) {
+  StructType *TT = E.tapeType();
+  TapeCursor Cur;
+  Cur.Top = EB.CreateAlloca(EB.getInt64Ty(), nullptr, "tape.top.local");
+  Cur.Base = EB.CreateAlloca(EB.getPtrTy(), nullptr, "tape.base.local");
+  EB.CreateStore(EB.CreateLoad(EB.getInt64Ty(), EB.CreateStructGEP(TT, Tape, 1)), Cur.Top);
+  EB.CreateStore(EB.CreateLoad(EB.getPtrTy(), EB.CreateStructGEP(TT, Tape, 0)), Cur.Base);
+  return Cur;
+}
+
+Value *emitTapePop(Engine &E, IRBuilder<> &B, const TapeCursor &Cur, Type *T) {
+  Value *Top = B.CreateSub(B.CreateLoad(B.getInt64Ty(), Cur.Top), B.getInt64(tapeSlotSize(E.module().getDataLayout(), T)));
+  B.CreateStore(Top, Cur.Top);
+  Value *Base = B.CreateLoad(B.getPtrTy(), Cur.Base);
+  return B.CreateAlignedLoad(T, B.CreateGEP(B.getInt8Ty(), Base, Top), Align(8), "popped");
+}
+
+void syncTapeCursor(Engine &E, Function &Rev, Value *Tape, const TapeCursor &Cur) {
+  StructType *TT = E.tapeType();
+  // The cursor's own reads at the entry are the only other uses the sweep makes of the tape; any
+  // other (the tape stored somewhere a call could reach it) puts every call under suspicion.
+  bool Escapes = false;
+  for (User *U : Tape->users())
+    if (!isa<CallBase>(U) && !(isa<GetElementPtrInst>(U) && cast<Instruction>(U)->getParent() == &Rev.getEntryBlock()))
+      Escapes = true;
+  SmallVector<CallBase *, 8> Calls;
+  SmallVector<ReturnInst *, 2> Rets;
+  for (Instruction &I : instructions(Rev)) {
+    if (auto *R = dyn_cast<ReturnInst>(&I))
+      Rets.push_back(R);
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (CB && (is_contained(CB->args(), Tape) || (Escapes && !isa<IntrinsicInst>(CB))))
+      Calls.push_back(CB);
+  }
+  auto writeBack = [&](Instruction *Before) {
+    IRBuilder<> B(Before);
+    B.CreateStore(B.CreateLoad(B.getInt64Ty(), Cur.Top), B.CreateStructGEP(TT, Tape, 1));
+  };
+  for (ReturnInst *R : Rets)
+    writeBack(R);
+  for (CallBase *CB : Calls) {
+    writeBack(CB);
+    Instruction *After = CB->getNextNode();
+    if (auto *II = dyn_cast<InvokeInst>(CB)) // its normal destination may have other predecessors
+      After = &*SplitEdge(II->getParent(), II->getNormalDest())->getFirstInsertionPt();
+    IRBuilder<> B(After);
+    B.CreateStore(B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TT, Tape, 1)), Cur.Top);
+    B.CreateStore(B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0)), Cur.Base);
+  }
 }
 
 } // namespace synthase

@@ -102,4 +102,19 @@ bool promoteTapeFields(llvm::Function &F, llvm::Value *Tape);
 /// Emits a pop of a T at B's insertion point.
 llvm::Value *emitTapePop(Engine &E, llvm::IRBuilder<> &B, llvm::Value *Tape, llvm::Type *T);
 
+/// A reverse sweep's view of its tape: the top and base in locals (promoted to SSA), read from
+/// the tape at the sweep's entry, so that a pop is a subtraction and a load, with no store of
+/// the top. Only callees' reverse sweeps (calls that take the tape) see the tape in between:
+/// syncTapeCursor writes the top back before them and reads both again after.
+struct TapeCursor {
+  llvm::AllocaInst *Top = nullptr, *Base = nullptr;
+};
+/// Reads the tape's top and base into new locals at EB (the sweep's entry block).
+TapeCursor emitTapeCursor(Engine &E, llvm::IRBuilder<> &EB, llvm::Value *Tape);
+/// Emits a pop of a T at B's insertion point, through the cursor.
+llvm::Value *emitTapePop(Engine &E, llvm::IRBuilder<> &B, const TapeCursor &Cur, llvm::Type *T);
+/// Once the sweep is complete: the top goes back to the tape before every call that may use the
+/// tape and before every return, and the cursor is read again after each such call.
+void syncTapeCursor(Engine &E, llvm::Function &Rev, llvm::Value *Tape, const TapeCursor &Cur);
+
 } // namespace synthase

@@ -9,6 +9,7 @@
 // starts from its own inline buffer and gives back whatever it grew, the larger buffer is kept.
 #include "Reverse/Tape.h"
 #include "Reverse/TapeArenaRuntime.h"
+#include "Reverse/ShadowCache.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -344,6 +345,7 @@ bool defineTapeRelease(Module &M) {
   tapeRuntimeHelper(M, TapeReleaseName, F->getFunctionType(), [&](IRBuilder<> &B, Function *) {
     emitRelease(M, B, B.CreateThreadLocalAddress(arena(M)));
     emitShadowedTapeRelease(M, B);
+    emitShadowCacheRelease(M, B);
     B.CreateRetVoid();
   });
   // Users call it: inlining is fine.

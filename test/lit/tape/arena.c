@@ -117,11 +117,12 @@ void release(void) { synthase_release_tape(); }
 // CHECK: call void @free(
 
 // Nested: inside the derivative of outer, the inner call site has a private, empty arena (folded
-// away), so its tape starts in its frame buffer, shadowed like any local array, and what it grew
-// is freed: the thread's cached buffer has no shadow to differentiate with.
+// away), so its tape starts in its frame buffer, shadowed like any local array (from the shadow
+// cache), and what it grew is freed: the thread's cached buffer has no shadow to differentiate
+// with.
 // CHECK-LABEL: define internal {{.*}} @augmented_outer(
 // CHECK-NOT: {{@__synthase_tape_arena_v1|@__synthase_tape_put_v1|@__synthase_tape_take_v1}}
-// CHECK: %synthase.tape.inline{{.*}}.shadow = call ptr @calloc(i64 512, i64 1)
+// CHECK: %synthase.tape.inline{{.*}}.shadow = call ptr @__synthase_shadow_get_v1(i64 512, i64 16)
 // CHECK-NOT: {{@__synthase_tape_arena_v1|@__synthase_tape_put_v1|@__synthase_tape_take_v1}}
 // CHECK: call void @free(
 // CHECK-NOT: {{@__synthase_tape_arena_v1|@__synthase_tape_put_v1|@__synthase_tape_take_v1}}
