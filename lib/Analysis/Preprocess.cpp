@@ -4,8 +4,10 @@
 #include "Analysis/UserAnnotations.h"
 #include "Analysis/TargetArithmetic.h"
 #include "Analysis/TypedCopies.h"
+#include "Analysis/AggregateReturns.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
+#include "Rules/CustomDerivatives.h"
 #include "Reverse/Tape.h"
 #include "Engine/FunctionShadows.h"
 #include "Rules/SortRules.h"
@@ -196,16 +198,28 @@ static void dropUnwindEdges(Function &F) {
     removeUnreachableBlocks(F);
 }
 
-/// The size of F with every call of a function with a body inlined, transitively: what inlining
-/// F brings into its caller in the end. Saturates at a billion; a cycle counts once.
+/// Whether inlineCallees would inline this call of G (before its budgets): a defined function,
+/// reached on a path that returns, not an allocator, not declared inactive or math-like, not one
+/// of the tape arena's helpers (see privatizeTapeArena), not replaced by a registered derivative.
+static bool inlinable(const CallBase *CB, const Function *G, const Function &Caller) {
+  return G && !G->isDeclaration() && !G->isVarArg() && G != &Caller && isa<CallInst>(CB) &&
+         !CB->doesNotReturn() && !isAllocator(G) && !isInactiveFunction(G) &&
+         !G->hasFnAttribute(AttrFunctionLike) && !G->hasFnAttribute(TapeRuntimeAttr) && !hasCustomDerivative(G);
+}
+
+/// The size of F with every call inlining would take inlined, transitively: what inlining F
+/// brings into its caller in the end. Panic and abort paths are not counted (never inlined; in a
+/// Rust debug build they are most of every function's callees). Saturates at a billion; a cycle
+/// counts once.
 static uint64_t inlinedSize(Function *F, DenseMap<Function *, uint64_t> &Memo) {
   auto [It, New] = Memo.try_emplace(F, F->getInstructionCount());
   if (!New)
     return It->second;
   uint64_t S = F->getInstructionCount();
+  auto Live = returningBlocks(*F);
   for (Instruction &I : instructions(*F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (Function *G = CB->getCalledFunction(); G && !G->isDeclaration() && G != F)
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && Live.count(I.getParent()))
+      if (Function *G = CB->getCalledFunction(); inlinable(CB, G, *F))
         S = std::min<uint64_t>(S + inlinedSize(G, Memo), 1000000000);
   Memo[F] = S;
   return S;
@@ -233,23 +247,17 @@ static void inlineCallees(Function &F) {
     SmallVector<CallBase *, 16> Calls;
     auto Live = returningBlocks(F); // never inline panic / abort paths
     for (Instruction &I : instructions(F)) {
-      if (auto *CB = dyn_cast<CallBase>(&I); CB && Live.count(I.getParent()) && !CB->doesNotReturn())
-        if (Function *G = CB->getCalledFunction())
-          // An allocator's body (a user arena, Rust's shims) is not differentiated: the
-          // generators treat its calls as allocations.
-          if (!G->isDeclaration() && !G->isVarArg() && G != &F && isa<CallInst>(CB) &&
-              !isAllocator(G) && !isInactiveFunction(G) && !G->hasFnAttribute(AttrFunctionLike))
-            Calls.push_back(CB);
+      // An allocator's body (a user arena, Rust's shims) is not differentiated: the generators
+      // treat its calls as allocations.
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && Live.count(I.getParent()) &&
+                                             inlinable(CB, CB->getCalledFunction(), F))
+        Calls.push_back(CB);
     }
     // Counting the caller's instructions walks all of it: counted once per round and grown by
     // each inlined body (Eigen's clones reach 10^5 instructions over thousands of inlines).
     unsigned Size = F.getInstructionCount();
     for (CallBase *CB : Calls) {
       Function *G = CB->getCalledFunction();
-      if (G->hasFnAttribute(TapeRuntimeAttr))
-        continue; // the tape arena's helpers, see privatizeTapeArena
-      if (hasCustomDerivative(G))
-        continue; // a registered derivative replaces the call, so the call must stay
       bool Always = G->hasFnAttribute(Attribute::AlwaysInline);
       if (Done >= MaxInlines && !Always)
         continue;
@@ -399,6 +407,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes
   lowerTargetArithmetic(*C);
   unpackComplexByvalCalls(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
+  returnAggregatesThroughMemory(*C); // the calls inlining left
   foldNeverWrittenGlobals(*C);
   bool HasArenas = prepareTapeArenas(*C, ShadowedTapes);
   if (HadTapeArenas)

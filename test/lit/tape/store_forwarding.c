@@ -10,13 +10,13 @@
 
 // FWD-LABEL: tape of augmented_centred:
 // FWD-NEXT:    block entry (16 bytes):
-// FWD-NEXT:      %call3.shadow = call ptr @malloc
-// FWD-NEXT:      %call.shadow = call ptr @malloc
+// FWD-NEXT:      %call3.shadow = call ptr @__synthase_shadow_get_v1
+// FWD-NEXT:      %call.shadow = call ptr @__synthase_shadow_get_v1
 // FWD-NEXT:    block for.inc{{[0-9]*}} (8 bytes):
 // FWD-NEXT:      = load double, ptr %arrayidx{{[0-9]*}}
 // FWD-NEXT:    block for.end{{[0-9]*}} (16 bytes):
-// FWD-NEXT:      %call3.shadow = call ptr @malloc
-// FWD-NEXT:      %call.shadow = call ptr @malloc
+// FWD-NEXT:      %call3.shadow = call ptr @__synthase_shadow_get_v1
+// FWD-NEXT:      %call.shadow = call ptr @__synthase_shadow_get_v1
 // FWD-NOT:     block
 
 // KEEP-LABEL: tape of augmented_rewritten:
