@@ -51,6 +51,8 @@ void MemoryLayout::merge(const MemoryLayout &O) {
   Pointers |= O.Pointers;
   PointerAtUnknownOffset |= O.PointerAtUnknownOffset;
   SeenInCallee |= O.SeenInCallee;
+  FromCallees |= O.FromCallees;
+  HiddenUse |= O.HiddenUse;
   CopiedInto |= O.CopiedInto;
   Floats.insert(O.Floats.begin(), O.Floats.end());
   for (auto &[Off, T] : O.Arrays)
@@ -80,6 +82,8 @@ Type *MemoryLayout::arrayElementAtStart(const DataLayout &DL) const {
 }
 
 bool MemoryLayout::knownWithin(uint64_t Len) const {
+  if (FromCallees)
+    return false; // a callee may see one member of a union where the caller keeps another
   if (Complete)
     return true;
   for (auto &[Off, Size] : Typed)
@@ -218,10 +222,13 @@ struct CallerView {
 struct CallerWalk {
   SmallPtrSet<const Argument *, 8> Visiting;
   DenseMap<const Argument *, CallerView> Done;
+  /// Callee parameters walked down into, with what their function does through them.
+  DenseMap<const Argument *, MemoryLayout> Callees;
 };
 } // namespace
 
-static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned Depth, CallerWalk &W);
+static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned Depth, CallerWalk &W,
+                             bool Down = false);
 
 /// The function a simplified clone was made from (the one its callers call), or F itself.
 static const Function *originalOf(const Function *F) {
@@ -294,8 +301,67 @@ MemoryLayout accessLayout(const DataLayout &DL, const Value *Ptr) {
   return layoutAt(DL, Ptr, 0, W);
 }
 
-static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned Depth, CallerWalk &W) {
-  MemoryLayout L;
+/// What Callee does through its parameter A, the object passed at offset Off of L's (a callee
+/// left out of line: Rust's iterator `next`, `zip`, which alone touch the fields of an iterator
+/// the caller only copies). Only the callee's side is walked, not its other callers.
+static void addCalleeView(const DataLayout &DL, MemoryLayout &L, const Argument *A, int64_t Off, unsigned Depth,
+                          CallerWalk &W) {
+  if (Depth >= 4 || !W.Visiting.insert(A).second)
+    return;
+  auto It = W.Callees.find(A);
+  if (It == W.Callees.end())
+    It = W.Callees.try_emplace(A, layoutAt(DL, A, Depth + 1, W, /*Down=*/true)).first;
+  W.Visiting.erase(A);
+  const MemoryLayout &C = It->second;
+  L.FromCallees = true;
+  L.HiddenUse |= C.HiddenUse;
+  L.Pointers |= C.Pointers;
+  L.PointerAtUnknownOffset |= C.PointerAtUnknownOffset;
+  L.CopiedInto |= C.CopiedInto;
+  L.Floats.insert(C.Floats.begin(), C.Floats.end());
+  for (auto &[O, T] : C.Fields)
+    L.addField(O + Off, T);
+  for (auto &[O, T] : C.Alternates)
+    L.addField(O + Off, T);
+  for (auto &[O, T] : C.Arrays)
+    L.addArray(O + Off, T);
+  // Not the callee's stated types (Typed, Ints): a callee may see the bytes as another member
+  // of a union (std::function's _Any_data, typed as pointers, holding a captured double).
+}
+
+/// The bytes a constant-length copy moves between the object walked (at Off, through Side) and
+/// another: what the other object's function does with them (a Rust iterator adapter built by
+/// copying its parts into its result, `Zip::new(a, b)`, accesses none of the fields itself).
+static void addCopyView(const DataLayout &DL, MemoryLayout &L, const MemTransferInst *MT, const Value *Side,
+                        int64_t Off, unsigned Depth, CallerWalk &W) {
+  auto *Len = dyn_cast<ConstantInt>(MT->getLength());
+  const Value *Other = MT->getRawDest() == Side ? MT->getRawSource() : MT->getRawDest();
+  if (!Len || Other == Side || Depth >= 4)
+    return;
+  MemoryLayout C = layoutAt(DL, Other, Depth + 1, W, /*Down=*/true);
+  L.FromCallees = true;
+  int64_t N = Len->getSExtValue();
+  for (auto &[O, T] : C.Fields)
+    if (O >= 0 && O < N) {
+      L.addField(O + Off, T);
+      L.Pointers |= T->isPointerTy();
+      if (T->isFloatingPointTy())
+        L.Floats.insert(T);
+    }
+}
+
+/// A local slot that holds only the value Store puts there (a parameter spilled by an -O0 or
+/// debug build): every other use loads it back.
+static bool spillOnly(const AllocaInst *Slot, const StoreInst *Store) {
+  return Store->getValueOperand()->getType()->isPointerTy() &&
+         all_of(Slot->users(), [&](const User *U) {
+           auto *II = dyn_cast<IntrinsicInst>(U);
+           return U == Store || isa<LoadInst>(U) || (II && II->isLifetimeStartOrEnd());
+         });
+}
+
+static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned Depth, CallerWalk &W, bool Down) {
+  MemoryLayout L, Views;
   APInt PtrOff(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, PtrOff, /*AllowNonInbounds=*/true);
   // Walk every pointer derived from the object, with its offset relative to Ptr when constant
@@ -350,21 +416,41 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
       } else if (auto *SI = dyn_cast<StoreInst>(I)) {
         if (SI->getPointerOperand() == U.get())
           note(DL, L, SI->getValueOperand()->getType(), Off);
+        else if (auto *Spill = dyn_cast<AllocaInst>(SI->getPointerOperand()); Spill && Down && spillOnly(Spill, SI))
+          for (const User *SU : Spill->users()) // an unoptimized callee keeps its parameter there
+            if (isa<LoadInst>(SU) && Seen.insert(SU).second)
+              Work.push_back({SU, Off});
       } else if (auto *CB = dyn_cast<CallBase>(I)) {
         const Function *Callee = CB->getCalledFunction();
         if (!isa<MemIntrinsic>(I) && !isa<IntrinsicInst>(I) && !isAllocator(Callee)) {
-          L.Complete = false; // a callee may access it in ways not seen here
+          // A callee with a body is walked through the parameter it receives the object in;
+          // any other may access it in ways not seen here.
+          if (Callee && !Callee->isDeclaration() && !Callee->isVarArg() && Off && CB->isArgOperand(&U) &&
+              CB->getArgOperandNo(&U) < Callee->arg_size())
+            addCalleeView(DL, Views, Callee->getArg(CB->getArgOperandNo(&U)), *Off, Depth, W);
+          L.Complete = false;
           L.SeenInCallee |= !Callee || !Callee->isDeclaration();
+          L.HiddenUse |= !Callee || Callee->isDeclaration();
         }
         if (auto *MT = dyn_cast<MemTransferInst>(I); MT && MT->getRawDest() == U.get()) {
           auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(MT->getSource(), 12));
           L.CopiedInto |= !G || !G->isConstant() || holdsFloatsOrPointers(G->getValueType());
         }
+        if (auto *MT = dyn_cast<MemTransferInst>(I); MT && Off && Down) // the caller's own copies are asked about directly
+          addCopyView(DL, Views, MT, U.get(), *Off, Depth, W);
       }
     }
   }
-  if (auto *A = dyn_cast<Argument>(Base); A && A->getType()->isPointerTy())
+  if (auto *A = dyn_cast<Argument>(Base); A && A->getType()->isPointerTy() && !Down)
     addCallerViews(DL, L, A, Start, Depth, W);
+  // Memory this function and its callers never access as floats or pointers, only hand to
+  // callees or copy (a Rust iterator in a debug build): what those callees and copies do.
+  if (L.Fields.empty() && !L.Pointers && L.Floats.empty() && (Views.Pointers || !Views.Floats.empty()) &&
+      !L.HiddenUse && !Views.HiddenUse) {
+    bool Complete = L.Complete;
+    L.merge(Views);
+    L.Complete = Complete;
+  }
   return L;
 }
 

@@ -26,6 +26,14 @@ struct MemoryLayout {
   /// offset, the object passed to a function with a body (its accesses are not walked), bytes
   /// copied in from memory other than a constant of integers.
   bool PointerAtUnknownOffset = false, SeenInCallee = false, CopiedInto = false;
+  /// Some fields come from callees the object is passed to, or from objects copied to or from it
+  /// (Rust's iterator adapters, filled and read out of line): they tell which kinds the bytes
+  /// hold, but never make the layout known (knownWithin), as a callee may see another member of
+  /// a union.
+  bool FromCallees = false;
+  /// The object reaches a call whose body is not seen (through a pointer, or a declaration): the
+  /// callees' views are then not the whole story (std::function's invoker reads its capture).
+  bool HiddenUse = false;
 
   /// Byte ranges [Off, Off+Size) described by a type the IR states (a struct-typed GEP's source
   /// type, an alloca's or a global's type): their fields are known even where no access is seen.

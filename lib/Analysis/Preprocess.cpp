@@ -232,7 +232,13 @@ static uint64_t inlinedSize(Function *F, DenseMap<Function *, uint64_t> &Memo) {
 // large, is inlined only until it has brought MaxVolumePerCallee instructions; its further calls
 // stay calls with a derivative of their own (whose clone decides the same inside itself).
 static void inlineCallees(Function &F) {
-  const unsigned MaxInlines = 5000, MaxCalleeSize = 3000, MaxSize = 600000;
+  const unsigned MaxInlines = 5000, MaxSize = 600000;
+  // SYNTHASE_INLINE_CALLEE_LIMIT lowers the callee size limit, so tests can send ordinary
+  // callees down the out-of-line path that large ones take.
+  static const unsigned MaxCalleeSize = [] {
+    const char *E = getenv("SYNTHASE_INLINE_CALLEE_LIMIT");
+    return E ? unsigned(atoi(E)) : 3000u;
+  }();
   const uint64_t LargeInlinedBody = 1000, MaxVolumePerCallee = 20000;
   unsigned Done = 0;
   bool Changed = true;

@@ -33,6 +33,15 @@ Type *GradientGen::floatElementType(Value *Ptr, Instruction *At) {
       }
     }
   }
+  if (Seen.empty()) {
+    // Not accessed here (a copy inside `to_vec`, a realloc in `Vec::grow`): what the callers
+    // pass and the callees it goes to do with it (accessLayout walks both).
+    MemoryLayout L = accessLayout(DL, Ptr);
+    if (auto *MT = dyn_cast<MemTransferInst>(At))
+      L.merge(accessLayout(DL, MT->getSource()));
+    for (Type *T : L.Floats)
+      Seen.insert(T->getScalarType());
+  }
   if (Seen.size() > 1) {
     fail(At, "cannot deduce the type of the memory this copies: it is accessed as floating-point "
              "values of different widths",
