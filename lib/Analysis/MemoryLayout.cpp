@@ -143,6 +143,13 @@ std::optional<MemoryLayout::Kinds> MemoryLayout::kindsWithin(const DataLayout &D
       Covered = Off + Size;
   if (Covered >= (int64_t)Len)
     return K;
+  // Every access is listed, none overlaps the bytes, and they are too few to hold any float the
+  // object holds: an integer field (a node's `int id` next to its `double`), not a float moved
+  // as an integer (a double moved as i64 may have no access of its own).
+  if (knownWithin(Len) && !Floats.empty() && all_of(Floats, [&](Type *T) {
+        return DL.getTypeStoreSize(T).getFixedValue() > Len;
+      }))
+    return K;
   return std::nullopt;
 }
 
@@ -364,6 +371,7 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
   MemoryLayout L, Views;
   APInt PtrOff(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, PtrOff, /*AllowNonInbounds=*/true);
+  const Value *Stripped = Base;
   // Walk every pointer derived from the object, with its offset relative to Ptr when constant
   // (Ptr at a variable offset inside the object: types are still seen, offsets are not).
   const Value *Obj = getUnderlyingObject(Ptr, 12);
@@ -376,9 +384,18 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
   SmallVector<std::pair<const Value *, std::optional<int64_t>>, 16> Work{{Base, Start}};
   // An element of an array of structs at a run-time index (`&a[i]`, struct assignment in a loop):
   // the GEP's type states the layout of the bytes at Ptr, though their offset in the object is
-  // not known.
-  if (auto *G = dyn_cast<GEPOperator>(Ptr); G && G->getNumIndices() == 1 && G->getSourceElementType()->isStructTy())
-    hint(DL, L, G->getSourceElementType(), 0);
+  // not known. The same holds at a constant offset from such an element (`a[k-1].i` addressed
+  // from the GEP of `a[k]`): the bytes at Ptr lie in the element around them.
+  auto *G = dyn_cast<GEPOperator>(Ptr);
+  if (!G || G->getNumIndices() != 1 || !G->getSourceElementType()->isStructTy())
+    G = dyn_cast<GEPOperator>(Stripped);
+  if (G && G->getNumIndices() == 1 && G->getSourceElementType()->isStructTy() &&
+      (G == Ptr || !isa<Constant>(G->getOperand(1)))) {
+    int64_t Size = DL.getTypeAllocSize(G->getSourceElementType()).getFixedValue();
+    int64_t At = G == Ptr ? 0 : -PtrOff.getSExtValue(); // where the element G points at starts
+    int64_t E = At <= 0 ? -At / Size : -((At + Size - 1) / Size); // floor(-At / Size)
+    hint(DL, L, G->getSourceElementType(), At + E * Size);
+  }
   if (auto *AI = dyn_cast<AllocaInst>(Base))
     hint(DL, L, AI->getAllocatedType(), Start);
   else if (auto *GV = dyn_cast<GlobalVariable>(Base))

@@ -120,11 +120,22 @@ struct RestorePointerPhisPass : PassInfoMixin<RestorePointerPhisPass> {
   }
 };
 
+/// Between mem2reg and instcombine: member GEPs are still typed, and loads through references
+/// (`std::forward`'s result, inlined at -O0) now use them directly.
+struct MarkIntegerMembersPass : PassInfoMixin<MarkIntegerMembersPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    markIntegerMemberLoads(F);
+    return PreservedAnalyses::all();
+  }
+};
+
 struct Simplifier::Impl : AnalysisManagers {
   void run(Function &F, bool Primal) {
     FunctionPassManager FPM;
     FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
     FPM.addPass(PromotePass());
+    if (Primal)
+      FPM.addPass(MarkIntegerMembersPass());
     FPM.addPass(EarlyCSEPass(true));
     FPM.addPass(InstCombinePass());
     FPM.addPass(SimplifyCFGPass());
@@ -422,6 +433,10 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);
   routeIndirectCalls(*C); // after simplification, which turns known targets into direct calls
+  // SYNTHASE_DUMP_PRIMAL=text prints the simplified clones whose name contains it: what the
+  // generators read, which neither clang nor opt can print.
+  if (const char *D = getenv("SYNTHASE_DUMP_PRIMAL"); D && C->getName().contains(D))
+    C->print(errs());
   return C;
 }
 

@@ -1,8 +1,11 @@
 #include "Analysis/TypedCopies.h"
 #include "Analysis/MemoryLayout.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -80,6 +83,77 @@ void expandTypedCopies(Function &F) {
     gap(Cursor, Len);
     MC->eraseFromParent();
   }
+}
+
+/// The scalar type at offset 0 of T (a struct's first member, an array's first element), or null
+/// through a union: a member may hold another's bytes.
+static Type *scalarAtStart(Type *T) {
+  while (true) {
+    if (auto *ST = dyn_cast<StructType>(T)) {
+      if (!ST->hasName() || ST->getName().starts_with("union.") || ST->getNumElements() == 0)
+        return nullptr;
+      T = ST->getElementType(0);
+    } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+      T = AT->getElementType();
+    } else {
+      return T;
+    }
+  }
+}
+
+/// Whether a GEP's typed path goes through a named struct and no union.
+static bool throughStruct(const GEPOperator *G) {
+  bool InStruct = isa<StructType>(G->getResultElementType());
+  for (gep_type_iterator It = gep_type_begin(G), E = gep_type_end(G); It != E; ++It)
+    if (StructType *ST = It.getStructTypeOrNull()) {
+      if (!ST->hasName() || ST->getName().starts_with("union."))
+        return false;
+      InStruct = true;
+    }
+  return InStruct;
+}
+
+/// Whether every address P can be (through phis and selects) is a struct-typed GEP whose
+/// scalar at the address is the integer type T: `p->id`, or `*--it` on a std::pair<int, double>
+/// whose `first` sits at offset 0 (the member GEP folded away when the operator was inlined).
+static bool addressesIntegerMember(const Value *P, Type *T, SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Seen.insert(P).second)
+    return true;
+  if (Seen.size() > 16)
+    return false;
+  if (auto *Phi = dyn_cast<PHINode>(P))
+    return all_of(Phi->incoming_values(), [&](const Value *V) { return addressesIntegerMember(V, T, Seen); });
+  if (auto *Sel = dyn_cast<SelectInst>(P))
+    return addressesIntegerMember(Sel->getTrueValue(), T, Seen) && addressesIntegerMember(Sel->getFalseValue(), T, Seen);
+  auto *G = dyn_cast<GEPOperator>(P);
+  return G && throughStruct(G) && scalarAtStart(G->getResultElementType()) == T;
+}
+
+/// A load of a struct's integer member through a GEP that names it: integer data, whatever
+/// float fields sit around it.
+static bool loadsIntegerMember(const LoadInst *L) {
+  SmallPtrSet<const Value *, 8> Seen;
+  return L->getType()->isIntegerTy() && addressesIntegerMember(L->getPointerOperand(), L->getType(), Seen);
+}
+
+bool tbaaReadsInteger(const LoadInst *L) {
+  auto *Tag = L->getMetadata(LLVMContext::MD_tbaa);
+  if (!L->getType()->isIntegerTy() || !Tag || Tag->getNumOperands() < 3)
+    return false;
+  auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));
+  auto *Name = Access && Access->getNumOperands() ? dyn_cast<MDString>(Access->getOperand(0)) : nullptr;
+  // clang's names for integer types (unsigned types share their signed type's node); not the
+  // character types, whose node, "omnipotent char", also describes raw bytes.
+  return Name && StringSwitch<bool>(Name->getString())
+                     .Cases({"int", "short", "long", "long long", "bool", "_Bool", "__int128"}, true)
+                     .Cases({"wchar_t", "char8_t", "char16_t", "char32_t"}, true)
+                     .Default(false);
+}
+
+void markIntegerMemberLoads(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (auto *L = dyn_cast<LoadInst>(&I); L && loadsIntegerMember(L))
+      L->setMetadata(NoDerivativeKind, MDNode::get(F.getContext(), {}));
 }
 
 } // namespace synthase

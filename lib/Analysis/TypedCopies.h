@@ -12,9 +12,18 @@ namespace synthase {
 /// Rewrites F's typed struct copies as described above.
 void expandTypedCopies(llvm::Function &F);
 
+/// Marks F's loads of integer struct members through member GEPs (`q->id = p->id` beside a
+/// double) as moving no derivative data, before simplification turns those GEPs into byte offsets.
+void markIntegerMemberLoads(llvm::Function &F);
+
+/// Whether the front end's type-based alias tag says L reads an integer type (`int`, `long`, ...;
+/// not a character type): clang's evidence, at -O1 and above, that the bytes are not a float's.
+bool tbaaReadsInteger(const llvm::LoadInst *L);
+
 /// True for a copy expandTypedCopies made of bytes that hold no float and no pointer.
 bool copiesNoDerivativeData(const llvm::MemIntrinsic *MI);
-/// True for an integer load or store expandTypedCopies made of such bytes (a small gap).
+/// True for an integer load or store expandTypedCopies made of such bytes (a small gap), or a
+/// load markIntegerMemberLoads marked.
 bool movesNoDerivativeData(const llvm::Instruction *I);
 
 } // namespace synthase

@@ -7,6 +7,7 @@
 // mem2reg promotes once generation is done.
 #include "Reverse/SlotInits.h"
 #include "Reverse/GradientGen.h"
+#include "Analysis/TypedCopies.h"
 #include "Engine/Refusals.h"
 #include "Engine/FunctionShadows.h"
 #include "Reverse/ShadowCheck.h"
@@ -337,8 +338,10 @@ void GradientGen::classifyIntegerStores() {
       bool Pointers = K ? K->Pointers : Lay.Pointers;
       if (FromShadowed && ((!Floats && Pointers) || loadsPointerBits(L))) {
         PointerMoves.insert(SI);
-      } else if (FromShadowed && Floats && !Act.IntMoves.count(V) && narrowCounter(L, Lay)) {
-        continue; // a small integer field (a node's length) beside floats accessed at run-time offsets
+      } else if (FromShadowed && Floats && !Act.IntMoves.count(V) && (narrowCounter(L, Lay) || tbaaReadsInteger(L))) {
+        // A small integer field (a node's length) beside floats accessed at run-time offsets, or
+        // one the front end typed as an integer (std::pair<int, double>'s first, moved by sort).
+        continue;
       } else if (FromShadowed && Floats && !Act.IntMoves.count(V)) {
         std::string TyName;
         raw_string_ostream(TyName) << *V->getType();
