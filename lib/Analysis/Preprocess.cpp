@@ -4,6 +4,7 @@
 #include "Analysis/UserAnnotations.h"
 #include "Analysis/TargetArithmetic.h"
 #include "Analysis/TypedCopies.h"
+#include "Analysis/MathIntrinsics.h"
 #include "Analysis/AggregateReturns.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
@@ -422,6 +423,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes
   rewriteOpenMPReductions(*C);
   captureScalarsByReference(*C);
   lowerTargetArithmetic(*C);
+  lowerMathIntrinsics(*C);
   unpackComplexByvalCalls(*C);
   expandSortCalls(*C); // after inlining, which may bring calls of qsort
   returnAggregatesThroughMemory(*C); // the calls inlining left

@@ -40,6 +40,22 @@ struct Ctx {
   Value *sub(Value *A, Value *Bv) { return B.CreateFSub(A, Bv); }
   Value *neg(Value *A) { return B.CreateFNeg(A); }
   Value *sq(Value *A) { return mul(A, A); }
+  /// A call of libm's Base at T's precision (j1, j1f, j1l), for partials no intrinsic gives.
+  Value *libm(StringRef Base, ArrayRef<Value *> Args) {
+    Type *S = T->getScalarType();
+    std::string Name = (Base + (S->isFloatTy() ? "f" : S->isDoubleTy() ? "" : "l")).str();
+    SmallVector<Type *, 2> Params;
+    for (Value *A : Args)
+      Params.push_back(A->getType());
+    Module *M = B.GetInsertBlock()->getModule();
+    FunctionCallee F = M->getOrInsertFunction(Name, FunctionType::get(T, Params, false));
+    if (auto *Fn = dyn_cast<Function>(F.getCallee()))
+      Fn->setDoesNotThrow();
+    return B.CreateCall(F, Args);
+  }
+  /// The order operand of jn/yn (an int, operand 0).
+  Value *order() { return P(ruleOperand(I, 0)); }
+  Value *orderPlus(int D) { return B.CreateAdd(order(), ConstantInt::get(order()->getType(), D, true)); }
   Value *recip(Value *A) { return div(c(1.0), A); }
   /// 1 where the condition holds, 0 elsewhere (lane-wise for vectors).
   Value *indicator(Value *Cond) { return B.CreateSelect(Cond, c(1.0), c(0.0)); }
@@ -114,6 +130,12 @@ static const LocalRule Table[] = {
     {"fmod", 2,
      [](Ctx &c, unsigned i) {
        return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::trunc, c.div(c.x(0), c.x(1))));
+     },
+     DivisorOnly},
+    // remainder(a, b) = a - n·b with n the nearest integer to a/b: piecewise, like fmod.
+    {"remainder", 2,
+     [](Ctx &c, unsigned i) {
+       return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::roundeven, c.div(c.sub(c.x(0), c.y()), c.x(1))));
      },
      DivisorOnly},
     {"fma", 3, [](Ctx &c, unsigned i) { return i == 2 ? c.c(1.0) : c.x(1 - i); }},
@@ -194,6 +216,30 @@ static const LocalRule Table[] = {
      [](Ctx &c, unsigned) {
        return c.mul(c.c(MinusTwoOverSqrtPi), c.un(Intrinsic::exp, c.neg(c.sq(c.x(0)))));
      }},
+    // Bessel functions of the first and second kind: J0' = -J1, J1' = (J0 - J2)/2 (finite at 0),
+    // Jn' = (J(n-1) - J(n+1))/2; the same for Y. The order n of jn/yn is an integer operand.
+    {"j0", 1, [](Ctx &c, unsigned) { return c.neg(c.libm("j1", {c.x(0)})); }},
+    {"j1", 1,
+     [](Ctx &c, unsigned) {
+       Value *Two = ConstantInt::get(Type::getInt32Ty(c.B.getContext()), 2);
+       return c.mul(c.c(0.5), c.sub(c.libm("j0", {c.x(0)}), c.libm("jn", {Two, c.x(0)})));
+     }},
+    {"jn", 2,
+     [](Ctx &c, unsigned) {
+       return c.mul(c.c(0.5), c.sub(c.libm("jn", {c.orderPlus(-1), c.x(1)}), c.libm("jn", {c.orderPlus(1), c.x(1)})));
+     }},
+    {"y0", 1, [](Ctx &c, unsigned) { return c.neg(c.libm("y1", {c.x(0)})); }, Always},
+    {"y1", 1,
+     [](Ctx &c, unsigned) {
+       Value *Two = ConstantInt::get(Type::getInt32Ty(c.B.getContext()), 2);
+       return c.mul(c.c(0.5), c.sub(c.libm("y0", {c.x(0)}), c.libm("yn", {Two, c.x(0)})));
+     },
+     Always},
+    {"yn", 2,
+     [](Ctx &c, unsigned) {
+       return c.mul(c.c(0.5), c.sub(c.libm("yn", {c.orderPlus(-1), c.x(1)}), c.libm("yn", {c.orderPlus(1), c.x(1)})));
+     },
+     Always},
     {"tgamma", 1, [](Ctx &c, unsigned) { return c.mul(c.y(), emitDigamma(c.B, c.x(0))); }, Always},
     {"lgamma", 1, [](Ctx &c, unsigned) { return emitDigamma(c.B, c.x(0)); }, Always},
     // Piecewise.

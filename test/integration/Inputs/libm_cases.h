@@ -64,6 +64,13 @@ static inline long double check_sgn(long double v) { return v > 0 ? 1.0L : (v < 
   X(ldexpneg, M(ldexp)(x, -2) * x, 0.5L * xl, -3, 3, 0)                                            \
   X(frexp, libm_frexp_mant(x), libm_frexp_dmant(xl), -20, 20, 0)                                   \
   X(sincos, M(sin)(x) * M(cos)(x), cosl(2.0L * xl), -3, 3, 0)                                      \
+  X(modf, libm_modf_mix(x), 2.0L + truncl(xl), -5.9, -5.1, 0)                                                \
+  X(j0, M(j0)(x), -j1l(xl), 0.2, 6, 0)                                                             \
+  X(j1, M(j1)(x), 0.5L * (j0l(xl) - jnl(2, xl)), -4, 4, 0)                                         \
+  X(jn, M(jn)(3, x), 0.5L * (jnl(2, xl) - jnl(4, xl)), 0.3, 6, 0)                                  \
+  X(y0, M(y0)(x), -y1l(xl), 0.3, 6, 0)                                                             \
+  X(y1, M(y1)(x), 0.5L * (y0l(xl) - ynl(2, xl)), 0.5, 6, 0)                                        \
+  X(yn, M(yn)(2, x), 0.5L * (y1l(xl) - ynl(3, xl)), 0.8, 6, 0)                                     \
   X(powconst2, M(pow)(x, 2), 2.0L * xl, -3, 3, 0)                                                  \
   X(powconsthalf, M(pow)(x, 0.5), 0.5L / sqrtl(xl), 0.2, 4, 0)                                     \
   X(powconst3, M(pow)(x, 3), 3.0L * xl * xl, -3, 3, 0)                                             \
@@ -75,6 +82,7 @@ static inline long double check_sgn(long double v) { return v > 0 ? 1.0L : (v < 
   X(hypot, M(hypot)(x, y), xl / hypotl(xl, yl), yl / hypotl(xl, yl), -3, 3, 0.5, 3)                \
   X(atan2, M(atan2)(x, y), yl / (xl * xl + yl * yl), -xl / (xl * xl + yl * yl), -3, 3, -3, 3)      \
   X(fmod, M(fmod)(x, y), 1.0L, -truncl(xl / yl), 0.5, 5, 0.7, 1.9)                                 \
+  X(remainder, M(remainder)(x, y), 1.0L, -rintl(xl / yl), 0.5, 5, 0.7, 1.9)                        \
   X(fmin, M(fmin)(x, y), xl < yl ? 1.0L : 0.0L, xl < yl ? 0.0L : 1.0L, -2, 2, -2, 2)               \
   X(fmax, M(fmax)(x, y), xl > yl ? 1.0L : 0.0L, xl > yl ? 0.0L : 1.0L, -2, 2, -2, 2)               \
   X(copysign, M(copysign)(x, y), check_sgn(xl) * check_sgn(yl), 0.0L, -2, 2, -2, 2)                \

@@ -14,6 +14,14 @@ static REAL libm_frexp_mant(REAL x) {
   return M(frexp)(x, &e);
 }
 
+/* modf splits a table coordinate into cell and fraction: both parts used (the fraction's
+   derivative is 1, the cell's 0), through clang's llvm.modf. */
+static REAL libm_modf_mix(REAL x) {
+  REAL cell;
+  REAL frac = M(modf)(x, &cell);
+  return 2 * frac + cell * frac;
+}
+
 #define GEN1(name, expr, dexpr, lo, hi, tc)                                                        \
   static REAL f1_##name(REAL x) { return expr; }                                                   \
   static long double d1_##name(long double xl) {                                                   \
