@@ -71,11 +71,21 @@ void refuseVariadic(const Function *F) {
               "pass the values in an array or as fixed parameters");
 }
 
-bool refuseThreadSpawns(const Function *Fn, const Function *Body) {
+bool refuseUnsupportedBody(const Function *Fn, const Function *Body) {
   for (const BasicBlock &BB : *Body)
-    for (const Instruction &I : BB)
+    for (const Instruction &I : BB) {
       if (startsThread(I) && refuseThreads(Fn, &I))
         return true;
+      // A computed goto jumps to block addresses of the primal function, which the generated
+      // functions do not have (it crashed at run time).
+      if (isa<IndirectBrInst>(I) || isa<CallBrInst>(I)) {
+        reportError(Fn, &I,
+                    isa<IndirectBrInst>(I) ? "computed goto (an indirect branch to a label address) is not supported"
+                                           : "asm goto is not supported",
+                    "dispatch with a switch statement instead");
+        return true;
+      }
+    }
   return false;
 }
 

@@ -21,9 +21,9 @@ void refuseVariadic(const llvm::Function *F);
 /// When I's function starts threads, says so (its atomics and indirect calls are only symptoms)
 /// and returns true.
 bool refuseThreads(const llvm::Function *Fn, const llvm::Instruction *I);
-/// Checked before a body is differentiated, so the threads are named before any of their
-/// symptoms (counters, indirect calls into the thread runtime) is met.
-bool refuseThreadSpawns(const llvm::Function *Fn, const llvm::Function *Body);
+/// Checked before a body is differentiated: threads it starts (named before any of their
+/// symptoms, counters or indirect calls into the thread runtime, is met) and computed gotos.
+bool refuseUnsupportedBody(const llvm::Function *Fn, const llvm::Function *Body);
 void refuseAtomic(const llvm::Function *Fn, const llvm::Instruction *I);
 /// A bodiless callee without a rule (or an indirect call) that derivatives would have to cross.
 void refuseUnknownCallee(const llvm::Function *Fn, const llvm::CallBase *CB);

@@ -710,7 +710,7 @@ Function *Engine::tangentFunction(const Signature &S) {
     return Tangents[S] = nullptr;
   }
   Function *Src = primalOf(S.Fn, /*ShadowedTapes=*/S.Width == 1);
-  if (refuseThreadSpawns(S.Fn, Src))
+  if (refuseUnsupportedBody(S.Fn, Src))
     return Tangents[S] = nullptr;
   Type *RT = Src->getReturnType();
   SmallVector<Type *, 5> RetParts;

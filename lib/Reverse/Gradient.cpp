@@ -434,7 +434,7 @@ GradientPair Engine::gradientPair(const Signature &S) {
     return Gradients[S] = {};
   }
   Function *Src = primalOf(S.Fn);
-  if (refuseThreadSpawns(S.Fn, Src))
+  if (refuseUnsupportedBody(S.Fn, Src))
     return Gradients[S] = {};
   GradientGen G(*this, S, Src);
   // Recursive calls see the pair being built: register declarations first.
