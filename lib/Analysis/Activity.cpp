@@ -37,9 +37,9 @@ SmallPtrSet<const BasicBlock *, 32> returningBlocks(const Function &F) {
   return Seen;
 }
 
-const Instruction *launderedFloatBits(const Instruction *BitsToFloat,
-                                      function_ref<bool(const Value *)> IsVaried) {
-  SmallVector<const Value *, 16> Work{BitsToFloat->getOperand(0)};
+const Instruction *launderedFloatBits(const Value *Bits, function_ref<bool(const Value *)> IsVaried,
+                                      function_ref<bool(const Value *)> IsMovedBits) {
+  SmallVector<const Value *, 16> Work{Bits};
   SmallPtrSet<const Value *, 32> Seen;
   while (!Work.empty()) {
     auto *I = dyn_cast<Instruction>(Work.pop_back_val());
@@ -47,6 +47,8 @@ const Instruction *launderedFloatBits(const Instruction *BitsToFloat,
       continue;
     if (isa<BitCastInst>(I) && I->getOperand(0)->getType()->isFPOrFPVectorTy())
       return IsVaried(I->getOperand(0)) ? I : nullptr;
+    if (I != Bits && IsMovedBits(I))
+      return I;
     if (I->isBinaryOp() || I->isCast() || isa<PHINode>(I) || isa<SelectInst>(I) ||
         isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I))
       for (const Use &U : I->operands())

@@ -33,12 +33,17 @@ struct ActivityInfo {
 /// `unreachable`) carries no derivative: it runs as primal code and is never differentiated into.
 llvm::SmallPtrSet<const llvm::BasicBlock *, 32> returningBlocks(const llvm::Function &F);
 
-/// For `bitcast int -> float`: the bitcast of a varied float whose bits reach this integer
-/// (the fast-inverse-square-root trick), or null. Reinterpreting float bits is not
+/// For an integer that becomes float data (the operand of `bitcast int -> float`, or stored
+/// into memory that holds floats) and is not itself moved float bits: where a varied float's
+/// bits enter the integer arithmetic that computed it, or null. That is a bitcast of a varied
+/// float (the fast-inverse-square-root trick), or float bits moved as an integer (IsMovedBits:
+/// a double read from memory as uint64_t, then added to). Reinterpreting float bits is not
 /// differentiable, while float bits that only reach integer code (a sanitizer's report of the
-/// value, a hash) are harmless.
-const llvm::Instruction *launderedFloatBits(const llvm::Instruction *BitsToFloat,
-                                            llvm::function_ref<bool(const llvm::Value *)> IsVaried);
+/// value, a hash, a NaN test) are harmless. Sign-bit masks were already made fneg / fabs
+/// (Analysis/SignBitOps.h).
+const llvm::Instruction *launderedFloatBits(const llvm::Value *Bits,
+                                            llvm::function_ref<bool(const llvm::Value *)> IsVaried,
+                                            llvm::function_ref<bool(const llvm::Value *)> IsMovedBits);
 
 /// The mask of a shufflevector on integers that carry moved floats of element type FloatElt,
 /// restated in FloatElt lanes, or nothing when the mask splits a float (SSE2's

@@ -543,6 +543,36 @@ Type *floatTypeOfIntMove(const DataLayout &DL, const LoadInst *L) {
   return Bits == FB ? FT : (Type *)FixedVectorType::get(FT, Bits / FB);
 }
 
+bool floatBitsKnown(const DataLayout &DL, const Value *V) {
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second || Seen.size() > 32)
+      continue;
+    if (auto *L = dyn_cast<LoadInst>(X)) {
+      auto K = moveLayout(DL, L).kindsWithin(DL, DL.getTypeStoreSize(L->getType()));
+      if (K && !K->Floats.empty() && !K->Pointers)
+        return true;
+      // An element of a typed array (`memcpy(&u, &a[i], 8)` on a double array).
+      APInt Off(DL.getIndexTypeSizeInBits(L->getPointerOperand()->getType()), 0);
+      auto *G = dyn_cast<GEPOperator>(L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off, true));
+      Type *E = G && G->getNumIndices() == 1 ? G->getSourceElementType() : nullptr;
+      if (E && E->isFloatingPointTy() && Off.isZero() && DL.getTypeStoreSize(E) == DL.getTypeStoreSize(L->getType()))
+        return true;
+    } else if (auto *P = dyn_cast<PHINode>(X)) {
+      for (const Value *In : P->incoming_values())
+        Work.push_back(In);
+    } else if (auto *S = dyn_cast<SelectInst>(X)) {
+      Work.push_back(S->getTrueValue());
+      Work.push_back(S->getFalseValue());
+    } else if (auto *F = dyn_cast<FreezeInst>(X)) {
+      Work.push_back(F->getOperand(0));
+    }
+  }
+  return false;
+}
+
 } // namespace synthase
 
 namespace synthase {

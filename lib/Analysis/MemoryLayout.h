@@ -119,6 +119,10 @@ namespace synthase {
 /// and weak counts of shared_ptr): it moves no float or pointer bytes, whatever the memory holds.
 bool loadsAtomicCounter(const llvm::LoadInst *L);
 llvm::Type *floatTypeOfIntMove(const llvm::DataLayout &DL, const llvm::LoadInst *L);
+/// Whether the integer V (an integer load, or phis and selects of such loads) reads bytes that
+/// an access of the function or its callers shows to be a float: evidence, where
+/// floatTypeOfIntMove may only guess (an i64 with no float access in sight is taken as a double).
+bool floatBitsKnown(const llvm::DataLayout &DL, const llvm::Value *V);
 /// The layout of the memory an integer load reads and of every place its value is stored to.
 MemoryLayout moveLayout(const llvm::DataLayout &DL, const llvm::LoadInst *L);
 } // namespace synthase

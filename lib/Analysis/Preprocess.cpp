@@ -5,6 +5,8 @@
 #include "Analysis/TargetArithmetic.h"
 #include "Analysis/TypedCopies.h"
 #include "Analysis/MathIntrinsics.h"
+#include "Analysis/SignBitOps.h"
+#include "Analysis/DefinedLanes.h"
 #include "Analysis/AggregateReturns.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
@@ -434,6 +436,8 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);
+  exposeSignBitOps(*C); // after instcombine, which would fold them back into integer masks
+  defineVectorLanes(*C);
   routeIndirectCalls(*C); // after simplification, which turns known targets into direct calls
   // SYNTHASE_DUMP_PRIMAL=text prints the simplified clones whose name contains it: what the
   // generators read, which neither clang nor opt can print.

@@ -83,6 +83,15 @@ private:
   /// Integer values that move float (or pointer) data: their tangent is the shadow's bytes.
   ActivityInfo Moves;
   bool movesData(Value *V) { return Moves.IntMoves.count(V) || ByteMoves.count(V); }
+  /// See launderedFloatBits: where varied float bits enter the integer arithmetic behind V.
+  const Instruction *launderedBits(const Value *V) {
+    return launderedFloatBits(
+        V, [&](const Value *X) { return active(const_cast<Value *>(X)); },
+        [&](const Value *X) {
+          return Moves.IntMoves.count(X) && active(const_cast<Value *>(X)) &&
+                 floatBitsKnown(E.module().getDataLayout(), X);
+        });
+  }
   SmallPtrSet<const Value *, 8> ByteMoves;
   void fail(Instruction *I, const Twine &Msg, const Twine &Hint = "") {
     reportError(Sig.Fn, I, Msg, Hint);
@@ -226,7 +235,7 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     if ((carriesDerivative(T) || T->isIntOrIntVectorTy()) && active(I->getOperand(0))) // float bits moved as an integer
       return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
     if (carriesDerivative(T))
-      if (const Instruction *Src = launderedFloatBits(I, [&](const Value *V) { return active(const_cast<Value *>(V)); }))
+      if (const Instruction *Src = launderedBits(I->getOperand(0)))
         fail(const_cast<Instruction *>(Src), "bitcast between a float and a non-float type",
              "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
     return;
@@ -386,6 +395,12 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
       // Moved float bytes carry their tangent's bytes; any other integer overwriting float data
       // ends its tangent.
       bool Moved = active(V);
+      if (!Moved)
+        if (const Instruction *Src = launderedBits(V)) {
+          fail(const_cast<Instruction *>(Src), "float bits changed by integer arithmetic are stored as float data",
+               "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
+          return;
+        }
       if (!Moved && !accessLayout(E.module().getDataLayout(), P).Floats.size())
         return;
       for (unsigned l = 0; l < W; ++l)

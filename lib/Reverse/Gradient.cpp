@@ -348,6 +348,13 @@ void GradientGen::classifyIntegerStores() {
         fail(SI, "floating-point data is moved as " + TyName +
                      " values whose width does not match its element type, so its derivative cannot follow",
              "copy the data with memcpy of whole elements, or assign element by element");
+      } else if (const Instruction *Bits = (Floats || !K) ? launderedFloatBits(V, [&](const Value *X) { return Act.Varied.count(X) > 0; },
+                                                                       [&](const Value *X) {
+                                                                         return Act.IntMoves.count(X) && Act.Varied.count(X) && floatBitsKnown(DL, X);
+                                                                       })
+                                                  : nullptr) {
+        fail(const_cast<Instruction *>(Bits), "float bits changed by integer arithmetic are stored as float data",
+             "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
       } else if (Floats) {
         IntOverwrites.insert(SI);
       }
