@@ -231,7 +231,8 @@ private:
     BasicBlock *Pre, *Latch, *Exit;
     AllocaInst *Slot = nullptr;
     /// The header's exit test as `IV Stay Bound` (true: another iteration), when it compares the
-    /// counter with a loop-invariant bound; then the final value need not be taped.
+    /// counter with a loop-invariant bound; then the final value need not be taped. Null for a
+    /// loop left from its latch, whose counter at the exit (the last iteration's) is taped.
     Value *Bound = nullptr;
     CmpInst::Predicate Stay = CmpInst::BAD_ICMP_PREDICATE;
   };

@@ -46,14 +46,18 @@ static bool writesOnlyItsOwnMemory(const Function &F, SmallPtrSetImpl<const Func
 
 void GradientGen::analyzeWrites() {
   auto noteWrite = [&](const Value *Ptr) {
-    const Value *U = getUnderlyingObject(Ptr, 12);
-    if (isa<AllocaInst>(U) || (isa<CallBase>(U) && isAllocator(cast<CallBase>(U)->getCalledFunction())))
-      return; // fresh memory: cannot alias arguments or globals
-    if (auto *A = dyn_cast<Argument>(U)) {
-      WrittenArgs.insert(A);
-      return;
+    // Through phis and selects: a std::vector's data pointer is `phi [new(n), null]`.
+    SmallVector<const Value *, 4> Objs;
+    getUnderlyingObjects(Ptr, Objs, nullptr, 12);
+    for (const Value *U : Objs) {
+      if (isa<AllocaInst>(U) || isa<ConstantPointerNull>(U) ||
+          (isa<CallBase>(U) && isAllocator(cast<CallBase>(U)->getCalledFunction())))
+        continue; // fresh memory: cannot alias arguments or globals
+      if (auto *A = dyn_cast<Argument>(U))
+        WrittenArgs.insert(A);
+      else
+        UnknownWrites = true;
     }
-    UnknownWrites = true;
   };
   for (BasicBlock &BB : *Src)
     for (Instruction &I : BB) {
@@ -113,8 +117,12 @@ void GradientGen::findCountedLoops() {
   for (Loop *L : SrcLI->getLoopsInPreorder()) {
     BasicBlock *H = L->getHeader(), *Pre = L->getLoopPreheader(), *Lt = L->getLoopLatch();
     BasicBlock *Exit = L->getExitBlock();
-    if (!Pre || !Lt || !Exit || Exit->getSinglePredecessor() != H || !Live.count(H) ||
-        pred_size(H) != 2)
+    // The loop is left from its header (`while (i < n)`) or, rotated as an optimized module
+    // arrives at link time, from its latch (`do ... while (++i < n)`). Either way the reverse
+    // starts from the counter's value at the exit and steps it down to the start, entering the
+    // preheader's reverse there; only where the final value comes from differs (see Bound).
+    if (!Pre || !Lt || !Exit || !Live.count(H) || pred_size(H) != 2 ||
+        (Exit->getSinglePredecessor() != H && Exit->getSinglePredecessor() != Lt))
       continue;
     for (PHINode &P : H->phis()) {
       Value *Start = P.getIncomingValueForBlock(Pre);
@@ -122,8 +130,7 @@ void GradientGen::findCountedLoops() {
       if (!P.getType()->isIntegerTy() || !Next || Next->getOpcode() != Instruction::Add || Next->getOperand(0) != &P)
         continue;
       auto *Step = dyn_cast<ConstantInt>(Next->getOperand(1));
-      // Without wrapping the counter never returns to its start, so it identifies iteration 1.
-      if (!Step || Step->isZero() || !(Next->hasNoSignedWrap() || Next->hasNoUnsignedWrap()))
+      if (!Step || Step->isZero())
         continue;
       CountedLoop C{L, &P, Start, Step, Pre, Lt, Exit};
       auto *Br = dyn_cast<BranchInst>(H->getTerminator());
@@ -140,6 +147,13 @@ void GradientGen::findCountedLoops() {
           C.Stay = L->contains(Br->getSuccessor(0)) ? Pr : CmpInst::getInversePredicate(Pr);
         }
       }
+      // Without wrapping the counter never returns to its start, so it identifies iteration 1.
+      // A step of one past a strict test the header made (`i < n`, `i > n`) cannot wrap either:
+      // C's unsigned `size_t i` increments carry no flag before IndVarSimplify adds one.
+      bool StrictlyBounded = C.Bound && ((Step->isOne() && (C.Stay == CmpInst::ICMP_ULT || C.Stay == CmpInst::ICMP_SLT)) ||
+                                         (Step->isMinusOne() && (C.Stay == CmpInst::ICMP_UGT || C.Stay == CmpInst::ICMP_SGT)));
+      if (!(Next->hasNoSignedWrap() || Next->hasNoUnsignedWrap() || StrictlyBounded))
+        continue;
       Counted.push_back(C);
       break;
     }

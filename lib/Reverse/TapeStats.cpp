@@ -3,7 +3,9 @@
 // derivative stored (bench/harness/driver.c reads it) next to what a hand-written adjoint stores.
 // Off by default: shipped code carries no counter.
 #include "Reverse/Tape.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,15 +25,22 @@ namespace synthase {
 
 void reportTapePushes(const Function &Aug,
                       ArrayRef<std::pair<BasicBlock *, SmallVector<Value *, 8>>> Pushes) {
-  if (!TapeReport)
+  // SYNTHASE_TAPE_REPORT=1 too: lld parses -mllvm options before it loads the plugin.
+  if (!TapeReport && !getenv("SYNTHASE_TAPE_REPORT"))
     return;
   const DataLayout &DL = Aug.getParent()->getDataLayout();
+  // The loop depth says how often a block's pushes repeat.
+  DominatorTree DT(const_cast<Function &>(Aug));
+  LoopInfo LI(DT);
   errs() << "tape of " << Aug.getName() << ":\n";
   for (auto &[BB, Vals] : Pushes) {
     uint64_t Bytes = 0;
     for (Value *V : Vals)
       Bytes += tapeSlotSize(DL, V->getType());
-    errs() << "  block " << BB->getName() << " (" << Bytes << " bytes):\n";
+    errs() << "  block " << BB->getName() << " (" << Bytes << " bytes):";
+    if (unsigned D = LI.getLoopDepth(BB))
+      errs() << " in loop depth " << D;
+    errs() << "\n";
     for (Value *V : Vals)
       errs() << "   " << *V << "\n";
   }
