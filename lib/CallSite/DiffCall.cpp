@@ -99,6 +99,41 @@ Function *differentiatedFunction(Value *V) {
   return dyn_cast<Function>(V);
 }
 
+/// Whether F accesses floats or pointers through its parameter A (loads and stores of values
+/// derived from it, through GEPs, casts and an -O0 spill slot), or hands it to a call.
+static bool accessesDataThrough(const Argument *A) {
+  SmallVector<const Value *, 8> Work{A};
+  SmallPtrSet<const Value *, 16> Seen{A};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (auto *L = dyn_cast<LoadInst>(U)) {
+        if (!L->getType()->isIntOrIntVectorTy())
+          return true;
+      } else if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getValueOperand() == V) { // spilled (-O0): follow the slot's loads
+          auto *Slot = dyn_cast<AllocaInst>(S->getPointerOperand());
+          if (!Slot)
+            return true;
+          for (const User *SU : Slot->users())
+            if (isa<LoadInst>(SU) && Seen.insert(SU).second)
+              Work.push_back(SU);
+        } else if (!S->getValueOperand()->getType()->isIntOrIntVectorTy()) {
+          return true;
+        }
+      } else if (isa<GetElementPtrInst>(U) || isa<CastInst>(U) || isa<PHINode>(U) || isa<SelectInst>(U)) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+      } else if (isa<CallBase>(U) || isa<AtomicRMWInst>(U) || isa<AtomicCmpXchgInst>(U)) {
+        auto *II = dyn_cast<IntrinsicInst>(U);
+        if (!II || !II->isLifetimeStartOrEnd())
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// Converts an operand to the parameter type the callee expects, undoing C's default argument
 /// promotions; returns null when no lossless-by-intent conversion exists.
 Value *convertTo(IRBuilder<> &B, Value *V, Type *To) {
@@ -456,7 +491,13 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       if (isFloatLike(PT))
         Kind = Mode == DiffMode::Reverse ? ArgKind::Out : ArgKind::Dup;
       else if (PT->isPointerTy())
-        Kind = ArgKind::Dup;
+        // Enzyme's default, unless the operand after it cannot be a shadow (an integer) and the
+        // function reads no float or pointer through it: `int *len` passed bare, as Enzyme's
+        // type analysis makes it constant.
+        Kind = Op < NOps && !CB->getArgOperand(Op)->getType()->isPointerTy() && markerName(CB->getArgOperand(Op)).empty() &&
+                       !accessesDataThrough(&A)
+                   ? ArgKind::Const
+                   : ArgKind::Dup;
       else
         Kind = ArgKind::Const;
     }

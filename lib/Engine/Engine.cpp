@@ -114,6 +114,9 @@ bool isKnownInactiveCallee(StringRef N) {
       .Cases({"time", "clock", "clock_gettime", "gettimeofday", "rand", "srand", "random"}, true)
       .Cases({"exit", "abort", "__assert_fail", "__cxa_pure_virtual", "strlen", "strcmp"}, true)
       .Cases({"memcmp", "getenv", "atoi", "atof", "strtod", "strtol", "fopen", "fclose"}, true)
+      // Characters only: tokenizers that write NULs into a char buffer, string copies.
+      .Cases({"strtok", "strtok_r", "__strtok_r", "strsep", "strcpy", "strncpy", "strcat", "strncat"}, true)
+      .Cases({"stpcpy", "strdup", "strndup", "__strdup", "strspn", "strcspn", "strncmp", "strcasecmp"}, true)
       // Random seeds and file handles (Rust's HashMap seeds its RandomState through these): they
       // write random bytes, descriptors and kernel state, never a value with a derivative.
       .Cases({"getrandom", "getentropy", "open", "open64", "openat", "openat64", "close"}, true)

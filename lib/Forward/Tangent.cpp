@@ -49,6 +49,7 @@ private:
   DenseMap<const Value *, Lanes> Tan;
   SmallVector<std::pair<PHINode *, SmallVector<PHINode *, 4>>, 8> PendingPhis;
   SmallPtrSet<const Value *, 4> NoNeedArgs;
+  bool readsThrough(const Argument *A);
   bool Failed = false;
 
   Value *primal(Value *V) {
@@ -657,11 +658,34 @@ void TangentGen::finishReturn(ReturnInst *R) {
   RC->eraseFromParent();
 }
 
+/// Whether Src may read memory reached from A: a load, a copy out of it, or a call given it.
+bool TangentGen::readsThrough(const Argument *A) {
+  for (Instruction &I : instructions(*Src)) {
+    const Value *P = nullptr;
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      P = L->getPointerOperand();
+    else if (auto *MT = dyn_cast<MemTransferInst>(&I))
+      P = MT->getSource();
+    else if (auto *CB = dyn_cast<CallBase>(&I); CB && !isa<MemIntrinsic>(&I) && !isIgnorableIntrinsic(&I)) {
+      for (const Use &U : CB->args())
+        if (U->getType()->isPointerTy() && getUnderlyingObject(U.get(), 12) == A)
+          return true;
+      continue;
+    }
+    if (P && getUnderlyingObject(P, 12) == A)
+      return true;
+  }
+  return false;
+}
+
 Function *TangentGen::run(Function *NF, ClonedBody &CB) {
   for (Argument &A : Src->args())
     if (!CB.ArgShadows[A.getArgNo()].empty()) {
       Tan[&A] = CB.ArgShadows[A.getArgNo()];
-      if (Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed)
+      // The primal's stores through an enzyme_dupnoneed argument are dropped only when the
+      // function never reads that memory back (an RK4 update `yf[i] += ...` does, and its
+      // tangent needs the primal values).
+      if (Sig.Acts[A.getArgNo()] == ArgKind::DupNoNeed && !readsThrough(&A))
         NoNeedArgs.insert(&A);
     }
   {

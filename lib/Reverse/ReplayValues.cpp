@@ -111,6 +111,35 @@ bool GradientGen::unchangedUntilReverse(const Argument *A) {
   return WrittenArgs.empty() || A->hasNoAliasAttr();
 }
 
+/// For a loop left from its latch: whether the latch's exit test is `Next < Bound` (step +1) or
+/// `Next > Bound` (step -1), strict, against a loop-invariant bound, with a constant Start that is
+/// not the largest (smallest) value of its signedness: then `Next` never wraps.
+static bool latchTestBoundsStep(const Loop *L, BasicBlock *Lt, const Value *Next, const ConstantInt *Step,
+                                const Value *Start) {
+  auto *Br = dyn_cast<BranchInst>(Lt->getTerminator());
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  auto *S = dyn_cast<ConstantInt>(Start);
+  if (!Cmp || !S || L->contains(Br->getSuccessor(0)) == L->contains(Br->getSuccessor(1)))
+    return false;
+  CmpInst::Predicate Pr = Cmp->getPredicate();
+  const Value *Bound = Cmp->getOperand(1);
+  if (Cmp->getOperand(1) == Next) {
+    Bound = Cmp->getOperand(0);
+    Pr = CmpInst::getSwappedPredicate(Pr);
+  } else if (Cmp->getOperand(0) != Next) {
+    return false;
+  }
+  if (!L->isLoopInvariant(Bound))
+    return false;
+  CmpInst::Predicate Stay = L->contains(Br->getSuccessor(0)) ? Pr : CmpInst::getInversePredicate(Pr);
+  const APInt &V = S->getValue();
+  if (Step->isOne())
+    return (Stay == CmpInst::ICMP_ULT && !V.isMaxValue()) || (Stay == CmpInst::ICMP_SLT && !V.isMaxSignedValue());
+  if (Step->isMinusOne())
+    return (Stay == CmpInst::ICMP_UGT && !V.isMinValue()) || (Stay == CmpInst::ICMP_SGT && !V.isMinSignedValue());
+  return false;
+}
+
 void GradientGen::findCountedLoops() {
   SrcDT = std::make_unique<DominatorTree>(*Src);
   SrcLI = std::make_unique<LoopInfo>(*SrcDT);
@@ -152,6 +181,11 @@ void GradientGen::findCountedLoops() {
       // C's unsigned `size_t i` increments carry no flag before IndVarSimplify adds one.
       bool StrictlyBounded = C.Bound && ((Step->isOne() && (C.Stay == CmpInst::ICMP_ULT || C.Stay == CmpInst::ICMP_SLT)) ||
                                          (Step->isMinusOne() && (C.Stay == CmpInst::ICMP_UGT || C.Stay == CmpInst::ICMP_SGT)));
+      // In a loop left from its latch (`do ... while (++i < n)`) the test is on the increment:
+      // it cannot wrap after a strict test passed, nor from a constant start other than the
+      // type's extreme.
+      if (!StrictlyBounded && Exit->getSinglePredecessor() == Lt)
+        StrictlyBounded = latchTestBoundsStep(L, Lt, Next, Step, Start);
       if (!(Next->hasNoSignedWrap() || Next->hasNoUnsignedWrap() || StrictlyBounded))
         continue;
       Counted.push_back(C);

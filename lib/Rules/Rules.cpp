@@ -277,6 +277,20 @@ static const LocalRule Table[] = {
        return c.B.CreateSelect(IsZero, c.c(1.0), c.div(c.y(), c.x(0)));
      }},
     {"modf", 1, [](Ctx &c, unsigned) { return c.c(1.0); }},
+    // significand(x) = x·2^-ilogb(x) in [1, 2): the scale y/x, a power of two (1 at x = 0).
+    {"significand", 1,
+     [](Ctx &c, unsigned) -> Value * {
+       Value *IsZero = c.B.CreateFCmpOEQ(c.x(0), c.c(0.0));
+       return c.B.CreateSelect(IsZero, c.c(1.0), c.div(c.y(), c.x(0)));
+     }},
+    // The neighbouring float: one ulp away from x, a step function of slope 1 in the limit.
+    {"nextafter", 1, [](Ctx &c, unsigned) { return c.c(1.0); }},
+    // fdim(a, b) = max(a - b, 0).
+    {"fdim", 2,
+     [](Ctx &c, unsigned i) {
+       Value *A = c.indicator(c.B.CreateFCmpOGT(c.x(0), c.x(1)));
+       return i == 0 ? A : c.neg(A);
+     }},
 };
 
 static const LocalRule *ruleNamed(StringRef N) {
@@ -331,8 +345,17 @@ StringRef canonicalMathName(StringRef N) {
     if (isMathNameKnown(Base))
       return Base;
   }
-  if (N == "scalbn" || N == "scalbnf" || N == "scalbnl")
+  if (N == "scalbn" || N == "scalbnf" || N == "scalbnl" || N == "scalbln" || N == "scalblnf" || N == "scalblnl")
     return "ldexp";
+  // glibc's other spellings: drem is remainder, gamma and lgamma_r are lgamma (lgamma_r's sign
+  // goes through a pointer), nexttoward is nextafter with a long double direction.
+  StringRef Alias = StringSwitch<StringRef>(N)
+                        .Cases({"drem", "dremf", "dreml"}, "remainder")
+                        .Cases({"gamma", "gammaf", "gammal", "lgamma_r", "lgammaf_r", "lgammal_r"}, "lgamma")
+                        .Cases({"nexttoward", "nexttowardf", "nexttowardl"}, "nextafter")
+                        .Default("");
+  if (!Alias.empty())
+    return Alias;
   if (N == "pow10" || N == "pow10f" || N == "pow10l")
     return "exp10";
   return "";

@@ -6,6 +6,7 @@
 // RUN: %synthase-cxx -x c++ -O2 -I%inputs %s -o %t4 -lm && %t4
 #define REAL float
 #define M(fn) fn##f
+#define M_R(fn) fn##f_r
 #define TOL0 2e-6
 #define TOL1 5e-6
 #define HAVE_FD_REF 0

@@ -6,6 +6,7 @@
 // RUN: %synthase-cxx -x c++ -O2 -I%inputs %s -o %t4 -lm && %t4
 #define REAL long double
 #define M(fn) fn##l
+#define M_R(fn) fn##l_r
 #define TOL0 1e-17
 #define TOL1 1e-16
 #define HAVE_FD_REF 0

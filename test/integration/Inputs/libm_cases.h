@@ -71,6 +71,10 @@ static inline long double check_sgn(long double v) { return v > 0 ? 1.0L : (v < 
   X(y0, M(y0)(x), -y1l(xl), 0.3, 6, 0)                                                             \
   X(y1, M(y1)(x), 0.5L * (y0l(xl) - ynl(2, xl)), 0.5, 6, 0)                                        \
   X(yn, M(yn)(2, x), 0.5L * (y1l(xl) - ynl(3, xl)), 0.8, 6, 0)                                     \
+  X(lgamma_r, libm_lgamma_r(x), check_digamma(xl), 0.5, 4, 1)                                      \
+  X(gamma, M(gamma)(x), check_digamma(xl), 0.5, 4, 1)                                              \
+  X(significand, M(significand)(x), significandl(xl) / xl, 0.1, 9, 0)                              \
+  X(scalbln, M(scalbln)(x, 3L), 8.0L, -3, 3, 0)                                                    \
   X(powconst2, M(pow)(x, 2), 2.0L * xl, -3, 3, 0)                                                  \
   X(powconsthalf, M(pow)(x, 0.5), 0.5L / sqrtl(xl), 0.2, 4, 0)                                     \
   X(powconst3, M(pow)(x, 3), 3.0L * xl * xl, -3, 3, 0)                                             \
@@ -83,6 +87,8 @@ static inline long double check_sgn(long double v) { return v > 0 ? 1.0L : (v < 
   X(atan2, M(atan2)(x, y), yl / (xl * xl + yl * yl), -xl / (xl * xl + yl * yl), -3, 3, -3, 3)      \
   X(fmod, M(fmod)(x, y), 1.0L, -truncl(xl / yl), 0.5, 5, 0.7, 1.9)                                 \
   X(remainder, M(remainder)(x, y), 1.0L, -rintl(xl / yl), 0.5, 5, 0.7, 1.9)                        \
+  X(drem, M(drem)(x, y), 1.0L, -rintl(xl / yl), 0.5, 5, 0.7, 1.9)                                  \
+  X(fdim, M(fdim)(x, y), xl > yl ? 1.0L : 0.0L, xl > yl ? -1.0L : 0.0L, -2, 2, -2, 2)              \
   X(fmin, M(fmin)(x, y), xl < yl ? 1.0L : 0.0L, xl < yl ? 0.0L : 1.0L, -2, 2, -2, 2)               \
   X(fmax, M(fmax)(x, y), xl > yl ? 1.0L : 0.0L, xl > yl ? 0.0L : 1.0L, -2, 2, -2, 2)               \
   X(copysign, M(copysign)(x, y), check_sgn(xl) * check_sgn(yl), 0.0L, -2, 2, -2, 2)                \

@@ -14,6 +14,15 @@ static REAL libm_frexp_mant(REAL x) {
   return M(frexp)(x, &e);
 }
 
+/* The reentrant spellings put the precision before _r (lgammaf_r). */
+#ifndef M_R
+#define M_R(fn) fn##_r
+#endif
+static REAL libm_lgamma_r(REAL x) {
+  int sign;
+  return M_R(lgamma)(x, &sign);
+}
+
 /* modf splits a table coordinate into cell and fraction: both parts used (the fraction's
    derivative is 1, the cell's 0), through clang's llvm.modf. */
 static REAL libm_modf_mix(REAL x) {
