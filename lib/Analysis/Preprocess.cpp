@@ -7,6 +7,7 @@
 #include "Analysis/MathIntrinsics.h"
 #include "Analysis/SignBitOps.h"
 #include "Analysis/DefinedLanes.h"
+#include "Analysis/ConditionalAllocations.h"
 #include "Analysis/AggregateReturns.h"
 #include "Analysis/Activity.h"
 #include "Rules/Allocators.h"
@@ -132,6 +133,12 @@ struct MarkIntegerMembersPass : PassInfoMixin<MarkIntegerMembersPass> {
   }
 };
 
+struct HoistConditionalAllocationsPass : PassInfoMixin<HoistConditionalAllocationsPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    return hoistConditionalAllocations(F) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
 struct Simplifier::Impl : AnalysisManagers {
   void run(Function &F, bool Primal) {
     FunctionPassManager FPM;
@@ -145,6 +152,7 @@ struct Simplifier::Impl : AnalysisManagers {
     if (Primal) {
       // Small loops over local arrays (`for (i = 0; i < 3; ++i) w[i] = ...`) unroll, and the
       // arrays then become scalars: no shadow memory and no per-iteration taping.
+      FPM.addPass(HoistConditionalAllocationsPass()); // before LICM, which then sees fresh blocks
       FPM.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(2)));
       FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
       // Loads and arithmetic that do not change inside a loop move out of it, so the reverse

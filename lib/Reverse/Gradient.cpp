@@ -228,7 +228,9 @@ void GradientGen::fillReverse() {
     if (Preds.empty()) {
       Bd.CreateBr(RevExit);
     } else if (Preds.size() == 1) {
-      Bd.CreateBr(edgeTo(Preds[0]));
+      BranchInst *Br = Bd.CreateBr(edgeTo(Preds[0]));
+      if (CountedLoop *C = CountedByExit.lookup(BB))
+        LoopEntries[C] = Br;
     } else if (CH) {
       Value *Cur = revPrimal(CH->IV, BB);
       Bd.CreateStore(Bd.CreateSub(Cur, CH->Step), countedSlot(*CH));
@@ -362,6 +364,90 @@ void GradientGen::classifyIntegerStores() {
   }
 }
 
+void GradientGen::findInPlaceUpdates() {
+  if (Sig.Parallel)
+    return;
+  for (BasicBlock &BB : *Src)
+    for (Instruction &I : BB) {
+      auto *SI = dyn_cast<StoreInst>(&I);
+      if (!SI || !SI->isSimple() || !SI->getValueOperand()->getType()->isFloatingPointTy())
+        continue;
+      auto *V = dyn_cast<Instruction>(SI->getValueOperand());
+      if (!V || !V->hasOneUse() || V->getParent() != &BB)
+        continue;
+      // The operand whose partial is 1: either side of fadd, the minuend of fsub, fmuladd's addend.
+      SmallVector<Value *, 2> Unit;
+      if (V->getOpcode() == Instruction::FAdd)
+        Unit = {V->getOperand(0), V->getOperand(1)};
+      else if (V->getOpcode() == Instruction::FSub)
+        Unit = {V->getOperand(0)};
+      else if (auto *II = dyn_cast<IntrinsicInst>(V); II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
+                                                          II->getIntrinsicID() == Intrinsic::fma))
+        Unit = {II->getArgOperand(2)};
+      for (Value *U : Unit) {
+        auto *L = dyn_cast<LoadInst>(U);
+        if (!L || !L->isSimple() || L->getParent() != &BB || !L->hasOneUse() || !active(L) || !active(V) ||
+            L->getPointerOperand() != SI->getPointerOperand() || L->getType() != SI->getValueOperand()->getType() ||
+            (V->getNumOperands() >= 2 && V->getOperand(0) == V->getOperand(1)))
+          continue;
+        // Nothing between the load and the store may write memory.
+        bool Clean = true;
+        for (Instruction *J = L->getNextNode(); J != SI && Clean; J = J->getNextNode())
+          Clean = !J->mayWriteToMemory() || isIgnorableIntrinsic(J);
+        if (Clean) {
+          InPlaceUpdates.insert(SI);
+          InPlaceUpdates.insert(L);
+          break;
+        }
+      }
+    }
+}
+
+void GradientGen::skipZeroAdjointLoops() {
+  if (Sig.Parallel)
+    return;
+  for (auto &[C, Br] : LoopEntries) {
+    // The loop's reverse must do nothing but add multiples of the adjoints that leave it: no
+    // pops (the tape would fall out of step), no stores or calls whose reverse has effects of
+    // its own (zeroing a stored shadow, a callee's reverse sweep).
+    bool Linear = true;
+    SmallVector<Instruction *, 8> Outs;
+    for (BasicBlock *BB : C->L->blocks()) {
+      auto P = Pushes.find(BB);
+      Linear &= P == Pushes.end() || P->second.empty();
+      for (Instruction &I : *BB) {
+        if (isa<StoreInst>(I) || isa<AllocaInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
+            (isa<CallBase>(I) && !isIgnorableIntrinsic(&I) && !findLocalRule(&I)))
+          Linear = false;
+        if (active(&I) && any_of(I.users(), [&](const User *U) {
+              return !C->L->contains(cast<Instruction>(U)->getParent());
+            }))
+          Outs.push_back(&I);
+      }
+    }
+    if (!Linear)
+      continue;
+    // Enter the loop's reverse only when some adjoint leaving it is nonzero: after a running
+    // minimum, all but one of k-means' distance loops per point get a zero adjoint.
+    IRBuilder<> Bd(Br);
+    Value *Any = Bd.getFalse();
+    for (Instruction *I : Outs)
+      for (unsigned L = 0; L < width(); ++L)
+        inLane(L, [&] {
+          AllocaInst *S = slot(I);
+          Value *D = Bd.CreateLoad(S->getAllocatedType(), S);
+          Value *NZ = D->getType()->isFPOrFPVectorTy() ? Bd.CreateFCmpUNE(D, Constant::getNullValue(D->getType()))
+                                                         : Bd.CreateICmpNE(D, Constant::getNullValue(D->getType()));
+          if (NZ->getType()->isVectorTy())
+            NZ = Bd.CreateOrReduce(NZ);
+          Any = Bd.CreateOr(Any, NZ);
+        });
+    BasicBlock *Into = Br->getSuccessor(0);
+    Bd.CreateCondBr(Any, Into, RB[C->Pre].Pops);
+    Br->eraseFromParent();
+  }
+}
+
 bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
   Parked.resize(width());
   Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
@@ -371,6 +457,7 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
                           return isDefinedCall(&I) && I.getType()->isPointerTy() && shadowed(&I);
                         });
   classifyIntegerStores();
+  findInPlaceUpdates();
   if (Failed)
     return false;
   analyzeWrites();
@@ -390,6 +477,7 @@ bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Regist
   // Now every reverse block has asked for what it needs: drop what can be rebuilt from the rest,
   // and emit the pushes.
   trimPops();
+  skipZeroAdjointLoops();
   syncTapeCursor(E, *Rev, TapeR, TapeCur);
   SmallVector<std::pair<BasicBlock *, SmallVector<Value *, 8>>, 16> AugPushes;
   for (auto &[BB, Vals] : Pushes)

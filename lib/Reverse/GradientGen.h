@@ -170,6 +170,13 @@ private:
   /// Locals the augmented sweep keeps on the heap for a registered reverse function.
   SmallPtrSet<const AllocaInst *, 4> HeapLocals;
   void classifyIntegerStores();
+  /// In-place updates `*p = *p + x` (fadd, fsub or fmuladd whose derivative in the loaded
+  /// value is 1): the store's reverse leaves the shadow as it is, since the load's reverse would
+  /// add back what the store's takes out, and the load's reverse adds nothing. One read of the
+  /// shadow instead of a read, a zero store, a read and a store, which LLVM cannot fold when
+  /// other shadows may alias (GMM's `out[j] += L[idx] * x[i]`). Filled by findInPlaceUpdates.
+  SmallPtrSet<const Instruction *, 16> InPlaceUpdates;
+  void findInPlaceUpdates();
   /// With Sig.RetShadow: the augmented sweep returns {primal, shadow of the returned pointer}.
   void returnShadowFromAugmented(GradientPair &Out);
   Value *guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write);
@@ -241,6 +248,11 @@ private:
   std::vector<CountedLoop> Counted;
   DenseMap<const BasicBlock *, CountedLoop *> CountedByHeader, CountedByExit;
   DenseMap<const Value *, CountedLoop *> CountedByIV;
+  /// The branch from a counted loop's exit reverse into the loop's reverse.
+  MapVector<CountedLoop *, BranchInst *> LoopEntries;
+  /// A counted loop whose reverse only adds multiples of the adjoints leaving it is skipped when
+  /// they are all zero (after trimPops, when the pops are known).
+  void skipZeroAdjointLoops();
   void findCountedLoops();
   Value *countedSlot(CountedLoop &C);
   /// The counter's value at C's exit, rebuilt from its start and bound, or null.
@@ -261,6 +273,15 @@ private:
   /// the reverse of every block of the loop reads.
   Value *fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow, const Value *Key);
   std::map<std::tuple<CountedLoop *, const Value *, unsigned>, AllocaInst *> Hoisted; // 0: primal, 1 + lane: shadow
+  /// The adjoint of a load that reads the same address in every iteration of a counted loop
+  /// (invariantLoad), summed in a local over the loop's reverse iterations and added into the
+  /// shadow once, when the reverse leaves the loop, instead of a read-modify-write of shadow
+  /// memory per iteration (a loop-carried dependence through memory: GMM's `x[i]` in
+  /// `out[j] += L[idx] * x[i]`). Per loop, load and lane.
+  std::map<std::tuple<CountedLoop *, const Value *, unsigned>, AllocaInst *> DeferredAdjoints;
+  /// The slot of LI's adjoint in C's reverse (see DeferredAdjoints), created with its zeroing
+  /// at the loop's reverse entry and its flush into the shadow at the loop's reverse exit.
+  AllocaInst *deferredAdjoint(LoadInst *LI, CountedLoop &C, Type *AT);
   /// A load in B's innermost loop, counted, whose address does not change in it and that nothing
   /// in the loop may overwrite: it reads one value in every iteration (`xc[c]` in GMM's
   /// `out[r] += L[idx] * xc[c]`). Returns the loop, or null.
@@ -317,6 +338,10 @@ private:
 
 /// Integer and pointer arithmetic the reverse sweep repeats rather than tapes.
 bool isRematerializable(const llvm::Instruction *I);
+/// The object P points into, seen through phis and selects that merge one fresh allocation with
+/// null: a std::vector's data pointer is `phi [new(n), null]` (no allocation for n = 0), and
+/// nothing is ever accessed through the null. Otherwise P's underlying object.
+const llvm::Value *objectBehind(const llvm::Value *P);
 /// Float arithmetic that costs about as much to repeat as to pop.
 bool isCheapFloatOp(const llvm::Instruction *I);
 

@@ -329,7 +329,7 @@ GradientGen::CountedLoop *GradientGen::invariantLoad(const LoadInst *L, BasicBlo
   if (!C || !Lp->contains(B) || !Lp->isLoopInvariant(L->getPointerOperand()) ||
       !SrcDT->dominates(L->getParent(), C->Latch))
     return nullptr;
-  const Value *Obj = getUnderlyingObject(L->getPointerOperand(), 12);
+  const Value *Obj = objectBehind(L->getPointerOperand());
   if (!isIdentifiedObject(Obj))
     return nullptr;
   for (BasicBlock *BB : Lp->blocks())
@@ -349,11 +349,31 @@ GradientGen::CountedLoop *GradientGen::invariantLoad(const LoadInst *L, BasicBlo
       }
       if (!Dest)
         return nullptr;
-      const Value *DObj = getUnderlyingObject(Dest, 12);
+      const Value *DObj = objectBehind(Dest);
       if (DObj == Obj || !isIdentifiedObject(DObj))
         return nullptr;
     }
   return C;
+}
+
+AllocaInst *GradientGen::deferredAdjoint(LoadInst *LI, CountedLoop &C, Type *AT) {
+  AllocaInst *&Slot = DeferredAdjoints[{&C, LI, Lane}];
+  if (Slot)
+    return Slot;
+  if (Instruction *T = RevEntry->getTerminator())
+    EntryB->SetInsertPoint(T);
+  Slot = EntryB->CreateAlloca(AT, nullptr, LI->getName() + ".deferred.adj");
+  // Zero where the reverse enters the loop (the exit's reverse, before its branch into the loop)…
+  IRBuilder<>(RB[C.Exit].Remat->getTerminator()).CreateStore(Constant::getNullValue(AT), Slot);
+  // …and added into the shadow where it leaves (the preheader's reverse, before the adjoints of
+  // the preheader's own instructions, which may read the shadow).
+  Value *SP = revShadow(LI->getPointerOperand(), C.Pre);
+  IRBuilder<> FB(RB[C.Pre].Remat->getTerminator());
+  Value *Sum = FB.CreateLoad(AT, Slot);
+  Value *Old = FB.CreateAlignedLoad(AT, guardRev(FB, SP, LI->getPointerOperand(), C.Pre, AT, false), LI->getAlign());
+  FB.CreateAlignedStore(addDerivatives(FB, Old, Sum), guardRev(FB, SP, LI->getPointerOperand(), C.Pre, AT, true),
+                        LI->getAlign());
+  return Slot;
 }
 
 Value *GradientGen::lastLoadedAtExit(LoadInst *L, CountedLoop &C) {
@@ -367,6 +387,23 @@ Value *GradientGen::lastLoadedAtExit(LoadInst *L, CountedLoop &C) {
   BasicBlock *AugExit = cast<BasicBlock>(VA[C.Exit]);
   IRBuilder<> XB(AugExit, AugExit->getFirstInsertionPt());
   return XB.CreateLoad(L->getType(), Last, L->getName() + ".last");
+}
+
+const Value *objectBehind(const Value *P) {
+  const Value *U = getUnderlyingObject(P, 12);
+  if (!isa<PHINode>(U) && !isa<SelectInst>(U))
+    return U;
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(P, Objs, nullptr, 12);
+  const Value *One = nullptr;
+  for (const Value *O : Objs) {
+    if (isa<ConstantPointerNull>(O))
+      continue;
+    if (One || !(isa<AllocaInst>(O) || (isa<CallBase>(O) && isAllocator(cast<CallBase>(O)->getCalledFunction()))))
+      return U;
+    One = O;
+  }
+  return One ? One : U;
 }
 
 bool isRematerializable(const Instruction *I) {

@@ -67,8 +67,9 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     if ((carriesDerivative(V->getType()) || Moved) && shadowed(SI->getPointerOperand())) {
       Value *SP = revShadow(SI->getPointerOperand(), B);
       Value *D = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, SI->getPointerOperand(), B, AT, false), SI->getAlign());
-      Bd.CreateAlignedStore(Constant::getNullValue(AT), guardRev(Bd, SP, SI->getPointerOperand(), B, AT, true),
-                            SI->getAlign());
+      if (!InPlaceUpdates.count(SI))
+        Bd.CreateAlignedStore(Constant::getNullValue(AT), guardRev(Bd, SP, SI->getPointerOperand(), B, AT, true),
+                              SI->getAlign());
       accumulate(Bd, V, D);
     } else if (V->getType()->isIntOrIntVectorTy() && shadowed(SI->getPointerOperand()) &&
                IntOverwrites.count(SI)) {
@@ -112,8 +113,15 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     return;
   }
   if (auto *LI = dyn_cast<LoadInst>(I)) {
-    Value *SP = revShadow(LI->getPointerOperand(), B);
+    if (InPlaceUpdates.count(LI))
+      return; // its store's reverse left the shadow as it is
     Type *AT = Act.adjointType(I);
+    if (CountedLoop *C = Sig.Parallel ? nullptr : invariantLoad(LI, B)) {
+      AllocaInst *Slot = deferredAdjoint(LI, *C, AT);
+      Bd.CreateStore(addDerivatives(Bd, Bd.CreateLoad(AT, Slot), D), Slot);
+      return;
+    }
+    Value *SP = revShadow(LI->getPointerOperand(), B);
     if (Sig.Parallel && atomicAccumulate(Bd, LI->getPointerOperand(), guardRev(Bd, SP, LI->getPointerOperand(), B, AT, true), D, LI->getAlign()))
       return;
     Value *Old = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, LI->getPointerOperand(), B, AT, false), LI->getAlign());

@@ -18,6 +18,7 @@
 //    reading loop's: in every iteration of the parent, the filling loop has run to completion
 //    before the reading loop starts, and not again since.
 #include "Reverse/GradientGen.h"
+#include "Rules/Allocators.h"
 
 namespace synthase {
 namespace gradient {
@@ -29,15 +30,17 @@ static std::pair<PHINode *, unsigned> counterIndex(Value *Idx) {
   return {dyn_cast<PHINode>(Idx), 0};
 }
 
-/// St is the only instruction that writes Obj, a fresh allocation, and no pointer to Obj
-/// escapes the function's view.
-static bool onlyWriter(const Value *Obj, const StoreInst *St) {
+/// St is the only instruction that writes Obj, a fresh allocation, besides plain stores and
+/// memsets outside the loop Outside (when there is one), and no pointer to Obj escapes the
+/// function's view.
+static bool onlyWriter(const Value *Obj, const StoreInst *St, const Loop *Outside) {
   SmallVector<const Value *, 8> Work{Obj};
   SmallPtrSet<const Value *, 16> Seen{Obj};
   while (!Work.empty()) {
     const Value *P = Work.pop_back_val();
     for (const User *U : P->users()) {
-      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U) || isa<AddrSpaceCastInst>(U)) {
+      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U) || isa<AddrSpaceCastInst>(U) || isa<PHINode>(U) ||
+          isa<SelectInst>(U)) {
         if (Seen.insert(U).second)
           Work.push_back(U);
         continue;
@@ -48,8 +51,20 @@ static bool onlyWriter(const Value *Obj, const StoreInst *St) {
         continue;
       if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
         continue;
-      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() &&
-                                             CB->getCalledFunction()->getName() == "free" && CB->arg_size() == 1)
+      if (auto *CB = dyn_cast<CallBase>(U)) {
+        std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
+        if (A && A->Role == AllocRole::Free)
+          continue;
+      }
+      // Writes that cannot run between the filling loop and the read: outside the loop both sit
+      // in (a std::vector's zeroing at construction).
+      if (auto *I = dyn_cast<Instruction>(U); I && Outside && !Outside->contains(I)) {
+        auto *S = dyn_cast<StoreInst>(I);
+        auto *MS = dyn_cast<MemSetInst>(I);
+        if ((S && S->getPointerOperand() == P && S->getValueOperand() != P) || (MS && MS->getDest() == P))
+          continue;
+      }
+      if (isa<ICmpInst>(U)) // a null test of the data pointer
         continue;
       return false;
     }
@@ -102,7 +117,7 @@ Value *GradientGen::forwardedStore(LoadInst *L, BasicBlock *B) {
   auto *LG = dyn_cast<GetElementPtrInst>(L->getPointerOperand());
   if (!LG || LG->getNumIndices() != 1)
     return nullptr;
-  const Value *Obj = getUnderlyingObject(LG->getPointerOperand(), 12);
+  const Value *Obj = objectBehind(LG->getPointerOperand());
   bool Fresh = isa<AllocaInst>(Obj) ||
                (isa<CallBase>(Obj) && isAllocator(cast<CallBase>(Obj)->getCalledFunction()));
   auto [ToIV, ToCast] = counterIndex(LG->getOperand(1));
@@ -124,7 +139,7 @@ Value *GradientGen::forwardedStore(LoadInst *L, BasicBlock *B) {
       auto *St = dyn_cast<StoreInst>(SU);
       if (!St || St->getPointerOperand() != SG || St->isVolatile() || St->isAtomic() ||
           St->getValueOperand()->getType() != L->getType() || SrcLI->getLoopFor(St->getParent()) != From->L ||
-          !SrcDT->dominates(St->getParent(), From->Latch) || !onlyWriter(Obj, St) ||
+          !SrcDT->dominates(St->getParent(), From->Latch) || !onlyWriter(Obj, St, From->L->getParentLoop()) ||
           !replayableIn(St->getValueOperand(), *From, B, 8))
         continue;
       // Read in a counted loop inside the reading one (GMM's `xc[c]` in `out[r] += L[idx] *
