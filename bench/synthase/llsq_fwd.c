@@ -1,17 +1,28 @@
-/* Forward mode, one tangent sweep per input direction. */
+/* Forward mode in vector form: tangent sweeps of width LANES (enzyme_width), each carrying LANES
+ * input directions, so the primal part is shared by LANES gradient entries. The seeds are rows of
+ * the identity in one strided buffer (enzyme_dupv); the LANES tangents come back as a struct.
+ * Every size's input count is a multiple of LANES. */
 #include "../objectives/llsq.c"
 
-extern int enzyme_dup, enzyme_const;
-double __enzyme_fwddiff(void *, ...);
+#ifndef LANES
+#define LANES 8
+#endif
+extern int enzyme_dupv, enzyme_const, enzyme_width;
+typedef struct { double d[LANES]; } Lanes;
+Lanes __enzyme_fwddiff_lanes(void *, ...);
 
 const char *tool_name = "synthase-fwd";
-static double *seed;
-void tool_prepare(Problem *p) { seed = alloc_doubles(p->m); }
+static double *seeds;
+void tool_prepare(Problem *p) { seeds = alloc_doubles(LANES * p->m); }
 void tool_deriv(Problem *p, double *D) {
-  for (long j = 0; j < p->m; ++j) {
-    seed[j] = 1;
-    D[j] = __enzyme_fwddiff((void *)llsq_primal, enzyme_dup, p->x, seed, enzyme_const, p->m,
-                            enzyme_const, p->n);
-    seed[j] = 0;
+  for (long j0 = 0; j0 < p->m; j0 += LANES) {
+    for (int l = 0; l < LANES; ++l) seeds[l * p->m + j0 + l] = 1;
+    Lanes t = __enzyme_fwddiff_lanes((void *)llsq_primal, enzyme_width, LANES, enzyme_dupv,
+                                     (long)sizeof(double) * p->m, p->x, seeds, enzyme_const,
+                                     p->m, enzyme_const, p->n);
+    for (int l = 0; l < LANES; ++l) {
+      seeds[l * p->m + j0 + l] = 0;
+      D[j0 + l] = t.d[l];
+    }
   }
 }
