@@ -2,6 +2,9 @@
 #include "Analysis/UserAnnotations.h"
 #include "Analysis/MemoryLayout.h"
 #include "Analysis/UnshadowedMemory.h"
+#include "Analysis/InertMemory.h"
+#include <map>
+#include <string>
 #include "Engine/Engine.h"
 #include "Engine/FunctionShadows.h"
 #include "Rules/Allocators.h"
@@ -87,8 +90,9 @@ std::optional<SmallVector<int, 16>> intMoveShuffleMask(const ShuffleVectorInst *
   return Out;
 }
 
-ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> &Acts,
-                             bool RetActive) {
+// One fixed point of activity, with the allocations in Inert left without a shadow.
+static ActivityInfo propagate(Engine &E, Function &F, const std::vector<ArgKind> &Acts, bool RetActive,
+                              const SmallPtrSetImpl<const Value *> &Inert) {
   ActivityInfo AI;
   auto shadowed = [&](const Value *V) {
     if (AI.Shadowed.count(V))
@@ -121,13 +125,13 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
       if (T->isPtrOrPtrVectorTy() && !AI.Shadowed.count(&I)) {
         bool S = false;
         if (isa<AllocaInst>(I))
-          S = true;
+          S = !Inert.count(&I);
         else if (auto *CB = dyn_cast<CallBase>(&I)) {
           // A pointer returned by a differentiated callee may point into derivative memory; the
           // generator then either handles it or says it cannot, never drops it silently.
           Function *G = CB->getCalledFunction();
           auto *TLA = dyn_cast<IntrinsicInst>(CB);
-          S = isAllocator(G) || isShadowedTapeTake(G) ||
+          S = (isAllocator(G) && !Inert.count(CB)) || isShadowedTapeTake(G) ||
               (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address && shadowed(TLA->getArgOperand(0))) ||
               (G && (!G->isDeclaration() || hasCustomDerivative(G)) && !isInactiveFunction(G) &&
                (any_of(CB->args(), [&](const Use &U) { return U->getType()->isPointerTy() && shadowed(U.get()); }) ||
@@ -236,6 +240,139 @@ ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> 
       useful(U.get());
   }
   return AI;
+}
+
+namespace {
+// Checks of inert groups against an activity result; callees are asked once per activity pattern.
+struct InertChecks {
+  Engine &E;
+  std::map<std::tuple<const Function *, std::string, unsigned>, bool> Callees;
+  static constexpr unsigned MaxDepth = 3;
+
+  bool holdsDerivative(const ActivityInfo &AI, const Value *V) {
+    if (AI.Varied.count(V) || AI.IntMoves.count(V) || AI.Shadowed.count(V))
+      return true;
+    if (V->getType()->isIntOrIntVectorTy() && bitsFromShadowedMemory(AI, V))
+      return true;
+    if (auto *C = dyn_cast<Constant>(V))
+      return C->getType()->isPtrOrPtrVectorTy() && !C->isNullValue() &&
+             (!C->getType()->isPointerTy() || E.shadowConstant(const_cast<Constant *>(C)));
+    return false;
+  }
+  // Integers read out of memory that has a shadow may be a double's bytes (a byte-wise copy)
+  // even where activity did not recognise them as such; a buffer they are stored into is not
+  // inert, so the copy reaches the diagnostics or the shadow that handle it.
+  bool bitsFromShadowedMemory(const ActivityInfo &AI, const Value *V) {
+    SmallVector<const Value *, 8> Work{V};
+    SmallPtrSet<const Value *, 16> Seen;
+    while (!Work.empty()) {
+      auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+      if (!I || !Seen.insert(I).second || Seen.size() > 64)
+        continue;
+      if (auto *L = dyn_cast<LoadInst>(I)) {
+        if (shadowed(AI, L->getPointerOperand()))
+          return true;
+        continue;
+      }
+      if (I->isBinaryOp() || I->isCast() || isa<PHINode>(I) || isa<SelectInst>(I) ||
+          isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I))
+        for (const Use &U : I->operands())
+          if (U->getType()->isIntOrIntVectorTy())
+            Work.push_back(U.get());
+    }
+    return false;
+  }
+  bool shadowed(const ActivityInfo &AI, const Value *V) {
+    if (AI.Shadowed.count(V))
+      return true;
+    auto *C = dyn_cast<Constant>(V);
+    return C && C->getType()->isPointerTy() && E.shadowConstant(const_cast<Constant *>(C));
+  }
+  bool staysInert(const InertCandidates::Group &G, const ActivityInfo &AI, unsigned Depth) {
+    for (StoreInst *S : G.Stores)
+      if (holdsDerivative(AI, S->getValueOperand()))
+        return false;
+    for (MemTransferInst *M : G.Copies)
+      if (shadowed(AI, M->getSource()))
+        return false;
+    for (auto [CB, K] : G.Calls)
+      if (!calleeKeepsInert(CB, K, AI, Depth))
+        return false;
+    return true;
+  }
+  // The callee, differentiated with argument K constant and the others as this call passes
+  // them, writes no derivative data through K (nor lets it escape).
+  bool calleeKeepsInert(CallBase *CB, unsigned K, const ActivityInfo &AI, unsigned Depth) {
+    if (Depth + 1 >= MaxDepth)
+      return false;
+    // The simplified clone the callee's derivative will be generated from, not the body clang
+    // emitted (whose parameters still go through stack slots).
+    Function *G = E.primalOf(CB->getCalledFunction());
+    if (!G || G->arg_size() != CB->arg_size())
+      return false;
+    std::vector<ArgKind> Acts;
+    std::string Key;
+    for (unsigned A = 0; A < CB->arg_size(); ++A) {
+      Value *V = CB->getArgOperand(A);
+      ArgKind Kd = ArgKind::Const;
+      if (A != K && V->getType()->isPointerTy() && shadowed(AI, V))
+        Kd = ArgKind::Dup;
+      else if (A != K && carriesDerivative(V->getType()) && AI.Varied.count(V))
+        Kd = ArgKind::Out;
+      Acts.push_back(Kd);
+      Key += char('0' + int(Kd));
+    }
+    auto Id = std::make_tuple((const Function *)G, Key, K);
+    if (auto It = Callees.find(Id); It != Callees.end())
+      return It->second;
+    Callees[Id] = false; // a call cycle back here stays conservative
+    bool Keeps = false;
+    run(*G, Acts, false, Depth + 1, G->getArg(K), &Keeps);
+    return Callees[Id] = Keeps;
+  }
+  // Activity of F with as many allocations inert as agree with it: every allocation starts
+  // inert; each round drops the groups the result contradicts, until none is dropped. Dropping
+  // only adds shadows and varied values, so the rounds end, and the groups left are consistent.
+  ActivityInfo run(Function &F, const std::vector<ArgKind> &Acts, bool RetActive, unsigned Depth,
+                   Argument *InertArg = nullptr, bool *ArgStaysInert = nullptr) {
+    SmallPtrSet<const Value *, 1> None;
+    if (Depth >= MaxDepth)
+      return propagate(E, F, Acts, RetActive, None);
+    InertCandidates C = findInertCandidates(F, returningBlocks(F), InertArg);
+    while (true) {
+      auto Roots = C.roots();
+      ActivityInfo AI = propagate(E, F, Acts, RetActive, Roots);
+      bool Dropped = false;
+      for (InertCandidates::Group &G : C.Groups)
+        if (G.Alive && !staysInert(G, AI, Depth)) {
+          if (getenv("SYNTHASE_DEBUG_INERT"))
+            errs() << "inert: " << F.getName() << " depth " << Depth << " drops " << *G.Roots[0] << "\n";
+          G.Alive = false;
+          Dropped = true;
+        }
+      if (!Dropped) {
+        if (getenv("SYNTHASE_DEBUG_INERT"))
+          for (InertCandidates::Group &G : C.Groups)
+            if (G.Alive)
+              errs() << "inert: " << F.getName() << " depth " << Depth << " keeps " << *G.Roots[0] << "\n";
+        if (ArgStaysInert)
+          *ArgStaysInert = !C.Groups.empty() && C.Groups.back().Alive;
+        return AI;
+      }
+    }
+  }
+};
+} // namespace
+
+ActivityInfo analyzeActivity(Engine &E, Function &F, const std::vector<ArgKind> &Acts, bool RetActive,
+                             bool InertMemory) {
+  static const bool Off = getenv("SYNTHASE_NO_INERT_MEMORY") != nullptr;
+  if (Off || !InertMemory) {
+    SmallPtrSet<const Value *, 1> None;
+    return propagate(E, F, Acts, RetActive, None);
+  }
+  InertChecks C{E, {}};
+  return C.run(F, Acts, RetActive, 0);
 }
 
 } // namespace synthase

@@ -53,7 +53,9 @@ std::optional<llvm::SmallVector<int, 16>> intMoveShuffleMask(const llvm::Shuffle
                                                              llvm::Type *FloatElt);
 
 /// Computes activity of F's values given argument activities and whether the return is active.
+/// With InertMemory (reverse mode), allocations that only ever hold data without derivatives
+/// get no shadow (Analysis/InertMemory.h); forward mode gives every allocation its tangent memory.
 ActivityInfo analyzeActivity(Engine &E, llvm::Function &F, const std::vector<ArgKind> &Acts,
-                             bool RetActive);
+                             bool RetActive, bool InertMemory = false);
 
 } // namespace synthase

@@ -450,7 +450,7 @@ void GradientGen::skipZeroAdjointLoops() {
 
 bool GradientGen::run(GradientPair &Out, function_ref<void(GradientPair)> Register) {
   Parked.resize(width());
-  Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive);
+  Act = analyzeActivity(E, *Src, Sig.Acts, Sig.RetActive, /*InertMemory=*/true);
   Live = returningBlocks(*Src);
   NullShadows = Sig.ShadowArgsMaybeNull || mayStoreNullShadows(*Src, [&](const Value *V) { return shadowed(V); });
   CalleeArgsMaybeNull = NullShadows || any_of(instructions(*Src), [&](Instruction &I) {

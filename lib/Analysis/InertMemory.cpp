@@ -1,0 +1,238 @@
+#include "Analysis/InertMemory.h"
+#include "Analysis/UnshadowedMemory.h"
+#include "Analysis/UserAnnotations.h"
+#include "Rules/Allocators.h"
+#include "Rules/CustomDerivatives.h"
+#include "Rules/Rules.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include <numeric>
+
+using namespace llvm;
+
+namespace synthase {
+
+SmallPtrSet<const Value *, 16> InertCandidates::roots() const {
+  SmallPtrSet<const Value *, 16> S;
+  for (const Group &G : Groups)
+    if (G.Alive)
+      for (Value *R : G.Roots)
+        S.insert(R);
+  return S;
+}
+
+namespace {
+// Walks the pointers derived from each root and sorts their uses into reads, writes to check,
+// and escapes.
+struct Walk {
+  const SmallPtrSetImpl<const BasicBlock *> &Live;
+  std::vector<unsigned> Parent;
+  std::vector<bool> Escapes;
+  DenseMap<Value *, unsigned> Owner;
+  SmallVector<Value *, 64> Work;
+  SmallVector<std::pair<StoreInst *, unsigned>, 16> Stores;
+  SmallVector<std::pair<MemTransferInst *, unsigned>, 8> Copies;
+  SmallVector<std::tuple<CallBase *, unsigned, unsigned>, 8> Calls;
+  SmallVector<Instruction *, 8> Merges;
+
+  explicit Walk(const SmallPtrSetImpl<const BasicBlock *> &L) : Live(L) {}
+
+  unsigned find(unsigned G) {
+    while (Parent[G] != G)
+      G = Parent[G] = Parent[Parent[G]];
+    return G;
+  }
+  void unite(unsigned A, unsigned B) {
+    A = find(A), B = find(B);
+    if (A != B) {
+      Parent[B] = A;
+      Escapes[A] = Escapes[A] || Escapes[B];
+    }
+  }
+  void escape(unsigned G) { Escapes[find(G)] = true; }
+  void derive(Value *V, unsigned G) {
+    auto [It, New] = Owner.try_emplace(V, G);
+    if (!New)
+      unite(It->second, G);
+    else
+      Work.push_back(V);
+  }
+
+  // An address turned into an integer may be tested and rounded (alignment checks, Eigen's
+  // hand-aligned stack buffers) and turned back into an address based on it, nothing else.
+  void integerUses(PtrToIntInst *P, unsigned G) {
+    SmallVector<Instruction *, 8> IW{P};
+    SmallPtrSet<Instruction *, 16> Seen;
+    while (!IW.empty()) {
+      Instruction *I = IW.pop_back_val();
+      if (!Seen.insert(I).second)
+        continue;
+      for (User *U : I->users()) {
+        auto *UI = cast<Instruction>(U);
+        if (!Live.count(UI->getParent()) || isa<ICmpInst>(UI))
+          continue;
+        if (auto *I2P = dyn_cast<IntToPtrInst>(UI)) {
+          if (intToPtrBase(I2P))
+            derive(I2P, G);
+          else
+            escape(G);
+        } else if (isa<BinaryOperator>(UI) || isa<TruncInst>(UI) || isa<ZExtInst>(UI) || isa<SExtInst>(UI) ||
+                   isa<PHINode>(UI) || isa<SelectInst>(UI)) {
+          IW.push_back(UI);
+        } else {
+          escape(G);
+        }
+      }
+    }
+  }
+
+  void uses(Value *V) {
+    unsigned G = Owner.lookup(V);
+    for (Use &U : V->uses()) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      if (!I) {
+        escape(G);
+        continue;
+      }
+      if (!Live.count(I->getParent()))
+        continue; // code that never returns is not differentiated
+      if (isa<LoadInst>(I) || isa<ICmpInst>(I))
+        continue;
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(I)) {
+        if (GEP->getPointerOperand() == V)
+          derive(GEP, G);
+        else
+          escape(G);
+      } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) || isa<FreezeInst>(I)) {
+        derive(I, G);
+      } else if (isa<PHINode>(I) || isa<SelectInst>(I)) {
+        if (isa<SelectInst>(I) && U.getOperandNo() == 0)
+          escape(G);
+        derive(I, G);
+        Merges.push_back(I);
+      } else if (auto *SI = dyn_cast<StoreInst>(I)) {
+        if (SI->getValueOperand() == V)
+          escape(G);
+        else
+          Stores.push_back({SI, G});
+      } else if (auto *MT = dyn_cast<MemTransferInst>(I)) {
+        if (U.getOperandNo() == 0)
+          Copies.push_back({MT, G});
+        else if (U.getOperandNo() != 1)
+          escape(G);
+      } else if (auto *MS = dyn_cast<MemSetInst>(I)) {
+        if (U.getOperandNo() != 0)
+          escape(G);
+        (void)MS; // fills with bytes: no derivative
+      } else if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+        switch (II->getIntrinsicID()) {
+        case Intrinsic::lifetime_start:
+        case Intrinsic::lifetime_end:
+        case Intrinsic::assume:
+        case Intrinsic::prefetch:
+        case Intrinsic::objectsize:
+        case Intrinsic::invariant_start:
+        case Intrinsic::invariant_end:
+          break;
+        case Intrinsic::launder_invariant_group:
+        case Intrinsic::strip_invariant_group:
+          derive(II, G);
+          break;
+        default:
+          escape(G);
+        }
+      } else if (auto *P = dyn_cast<PtrToIntInst>(I)) {
+        integerUses(P, G);
+      } else if (auto *CB = dyn_cast<CallBase>(I)) {
+        Function *F = CB->getCalledFunction();
+        std::optional<Allocator> A = allocatorFor(F);
+        if (!CB->isArgOperand(&U) || CB->hasOperandBundles()) {
+          escape(G);
+        } else if (A) {
+          if (A->Role != AllocRole::Free)
+            escape(G);
+        } else if (F && !F->isDeclaration() && !F->isVarArg() && CB->getFunctionType() == F->getFunctionType() &&
+                   !hasCustomDerivative(F) && !findLocalRule(CB) && !F->hasFnAttribute(AttrFunctionLike)) {
+          // A user's derivative or a rule decides that call's arguments itself.
+
+          Calls.push_back({CB, CB->getArgOperandNo(&U), G});
+        } else {
+          escape(G);
+        }
+      } else {
+        escape(G); // returned, inserted into an aggregate, atomics, ...
+      }
+    }
+  }
+};
+} // namespace
+
+InertCandidates findInertCandidates(Function &F, const SmallPtrSetImpl<const BasicBlock *> &Live, Argument *ExtraRoot) {
+  Walk W(Live);
+  SmallVector<Value *, 16> Roots;
+  for (Instruction &I : instructions(F)) {
+    if (!Live.count(I.getParent()))
+      continue;
+    if (isa<AllocaInst>(I))
+      Roots.push_back(&I);
+    else if (auto *CB = dyn_cast<CallBase>(&I))
+      if (std::optional<Allocator> A = allocatorFor(CB->getCalledFunction());
+          A && A->Role == AllocRole::Alloc && A->Out < 0 && CB->getType()->isPointerTy())
+        Roots.push_back(CB);
+  }
+  if (ExtraRoot)
+    Roots.push_back(ExtraRoot);
+  W.Parent.resize(Roots.size());
+  std::iota(W.Parent.begin(), W.Parent.end(), 0u);
+  W.Escapes.assign(Roots.size(), false);
+  for (unsigned K = 0; K < Roots.size(); ++K)
+    W.derive(Roots[K], K);
+  while (!W.Work.empty())
+    W.uses(W.Work.pop_back_val());
+  // A merge with a pointer from elsewhere (an argument, a loaded pointer) may hold either.
+  for (Instruction *M : W.Merges) {
+    unsigned G = W.Owner.lookup(M);
+    for (unsigned K = isa<SelectInst>(M) ? 1 : 0; K < M->getNumOperands(); ++K) {
+      Value *Op = M->getOperand(K);
+      if (auto It = W.Owner.find(Op); It != W.Owner.end())
+        W.unite(G, It->second);
+      else if (!isa<ConstantPointerNull>(Op) && !isa<UndefValue>(Op))
+        W.escape(G);
+    }
+  }
+  InertCandidates C;
+  DenseMap<unsigned, unsigned> Index;
+  auto groupOf = [&](unsigned K) -> InertCandidates::Group * {
+    unsigned R = W.find(K);
+    if (W.Escapes[R])
+      return nullptr;
+    auto [It, New] = Index.try_emplace(R, C.Groups.size());
+    if (New)
+      C.Groups.emplace_back();
+    return &C.Groups[It->second];
+  };
+  // The extra root's group first, so that it can be moved to the end below.
+  for (unsigned K = Roots.size(); K-- > 0;)
+    if (auto *G = groupOf(K))
+      G->Roots.push_back(Roots[K]);
+  for (auto [S, K] : W.Stores)
+    if (auto *G = groupOf(K))
+      G->Stores.push_back(S);
+  for (auto [M, K] : W.Copies)
+    if (auto *G = groupOf(K))
+      G->Copies.push_back(M);
+  for (auto [CB, A, K] : W.Calls)
+    if (auto *G = groupOf(K))
+      G->Calls.push_back({CB, A});
+  if (ExtraRoot) {
+    auto *G = groupOf(Roots.size() - 1);
+    if (!G) // the argument escapes: an empty, dead group keeps "last is the argument's"
+      C.Groups.push_back(InertCandidates::Group{{ExtraRoot}, {}, {}, {}, false});
+    else
+      std::swap(*G, C.Groups.back());
+  }
+  return C;
+}
+
+} // namespace synthase
