@@ -1,8 +1,11 @@
-/* Reverse mode, one sweep per residual row (2 per observation) seeded through the output shadow.
+/* Reverse mode, both residual rows of an observation in one width-2 sweep (vector reverse mode):
+ * one forward part and one tape per observation, lane r seeded with the r-th unit output weight.
  * The primal is included, not linked: the plugin differentiates IR of the same module. */
 #include "../objectives/ba.c"
 
-extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed;
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed, enzyme_width;
+typedef struct { double dw[2]; } WeightLanes; /* enzyme_out at width 2: one adjoint per lane */
+WeightLanes __enzyme_autodiff_lanes(void *, ...);
 double __enzyme_autodiff(void *, ...);
 
 const char *tool_name = "synthase-rev";
@@ -10,14 +13,14 @@ void tool_prepare(Problem *p) { (void)p; }
 void tool_deriv(Problem *p, double *D) {
   for (int i = 0; i < p->p; ++i) {
     const double *cam = p->cams + 11 * p->obs[2 * i], *X = p->X + 3 * p->obs[2 * i + 1];
-    for (int r = 0; r < 2; ++r) {
-      double *row = D + 30L * i + 15 * r, err[2], derr[2] = {0, 0};
-      derr[r] = 1;
-      for (int k = 0; k < 14; ++k) row[k] = 0;
-      row[14] = __enzyme_autodiff((void *)ba_reproj, enzyme_dup, cam, row, enzyme_dup, X,
-                                  row + 11, enzyme_out, p->w[i], enzyme_const, p->feats + 2 * i,
-                                  enzyme_dupnoneed, err, derr);
-    }
+    double *row0 = D + 30L * i, *row1 = row0 + 15, err[2], seed0[2] = {1, 0}, seed1[2] = {0, 1};
+    for (int k = 0; k < 14; ++k)
+      row0[k] = row1[k] = 0;
+    WeightLanes dw = __enzyme_autodiff_lanes((void *)ba_reproj, enzyme_width, 2, enzyme_dup, cam, row0, row1,
+                                             enzyme_dup, X, row0 + 11, row1 + 11, enzyme_out, p->w[i],
+                                             enzyme_const, p->feats + 2 * i, enzyme_dupnoneed, err, seed0, seed1);
+    row0[14] = dw.dw[0];
+    row1[14] = dw.dw[1];
     D[30L * p->p + i] = __enzyme_autodiff((void *)ba_weight, enzyme_out, p->w[i]);
   }
 }
