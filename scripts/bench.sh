@@ -8,7 +8,7 @@
 # "not supported yet" and is not an error.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:?usage: bench.sh BUILD_DIR [--quick]}
+build=$(cd "${1:?usage: bench.sh BUILD_DIR [--quick]}" && pwd) # absolute: cargo runs elsewhere
 shift
 args=(--update-readme)
 for a in "$@"; do
