@@ -263,24 +263,12 @@ struct InertChecks {
   // even where activity did not recognise them as such; a buffer they are stored into is not
   // inert, so the copy reaches the diagnostics or the shadow that handle it.
   bool bitsFromShadowedMemory(const ActivityInfo &AI, const Value *V) {
-    SmallVector<const Value *, 8> Work{V};
-    SmallPtrSet<const Value *, 16> Seen;
-    while (!Work.empty()) {
-      auto *I = dyn_cast<Instruction>(Work.pop_back_val());
-      if (!I || !Seen.insert(I).second || Seen.size() > 64)
-        continue;
-      if (auto *L = dyn_cast<LoadInst>(I)) {
-        if (shadowed(AI, L->getPointerOperand()))
-          return true;
-        continue;
-      }
-      if (I->isBinaryOp() || I->isCast() || isa<PHINode>(I) || isa<SelectInst>(I) ||
-          isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I))
-        for (const Use &U : I->operands())
-          if (U->getType()->isIntOrIntVectorTy())
-            Work.push_back(U.get());
-    }
-    return false;
+    auto ShadowedLoad = [&](const Value *I) {
+      auto *L = dyn_cast<LoadInst>(I);
+      return L && shadowed(AI, L->getPointerOperand());
+    };
+    return ShadowedLoad(V) ||
+           launderedFloatBits(V, [&](const Value *F) { return AI.Varied.count(F) > 0; }, ShadowedLoad);
   }
   bool shadowed(const ActivityInfo &AI, const Value *V) {
     if (AI.Shadowed.count(V))

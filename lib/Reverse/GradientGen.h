@@ -254,6 +254,8 @@ private:
   /// they are all zero (after trimPops, when the pops are known).
   void skipZeroAdjointLoops();
   void findCountedLoops();
+  /// L's one exit block from which the function can return, or null (none, or several).
+  BasicBlock *liveExitOf(Loop *L) const;
   Value *countedSlot(CountedLoop &C);
   /// The counter's value at C's exit, rebuilt from its start and bound, or null.
   Value *counterAtExit(CountedLoop &C, BasicBlock *B);
@@ -267,12 +269,14 @@ private:
   /// A second induction variable of a counted loop (`idx += K` next to the counter), rebuilt in
   /// B from the counter, or null.
   Value *secondaryCounter(PHINode *P, BasicBlock *B);
-  /// The outermost counted loop around B that V is invariant in, or null.
-  CountedLoop *invariantIn(const Value *V, BasicBlock *B);
-  /// A value invariant in C's loop is taped once, at the loop's exit, and kept in a slot that
-  /// the reverse of every block of the loop reads.
-  Value *fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow, const Value *Key);
-  std::map<std::tuple<CountedLoop *, const Value *, unsigned>, AllocaInst *> Hoisted; // 0: primal, 1 + lane: shadow
+  /// The exit of the outermost loop around B that V is invariant in, or null: a counted loop's
+  /// exit, or the one exit from which any other loop can reach a return (its other exits
+  /// panic or abort), when that exit is entered from the loop only.
+  BasicBlock *invariantIn(const Value *V, BasicBlock *B);
+  /// A value invariant in a loop is taped once, at the loop's exit (Exit), and kept in a slot
+  /// that the reverse of every block of the loop reads.
+  Value *fromLoopExit(BasicBlock *Exit, Value *AugValue, Type *T, BasicBlock *B, bool Shadow, const Value *Key);
+  std::map<std::tuple<const BasicBlock *, const Value *, unsigned>, AllocaInst *> Hoisted; // 0: primal, 1 + lane: shadow
   /// The adjoint of a load that reads the same address in every iteration of a counted loop
   /// (invariantLoad), summed in a local over the loop's reverse iterations and added into the
   /// shadow once, when the reverse leaves the loop, instead of a read-modify-write of shadow

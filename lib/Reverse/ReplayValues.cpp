@@ -140,6 +140,19 @@ static bool latchTestBoundsStep(const Loop *L, BasicBlock *Lt, const Value *Next
   return false;
 }
 
+BasicBlock *GradientGen::liveExitOf(Loop *L) const {
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  BasicBlock *LiveExit = nullptr;
+  for (BasicBlock *X : Exits)
+    if (Live.count(X)) {
+      if (LiveExit)
+        return nullptr;
+      LiveExit = X;
+    }
+  return LiveExit;
+}
+
 void GradientGen::findCountedLoops() {
   SrcDT = std::make_unique<DominatorTree>(*Src);
   SrcLI = std::make_unique<LoopInfo>(*SrcDT);
@@ -289,30 +302,36 @@ Value *GradientGen::secondaryCounter(PHINode *P, BasicBlock *B) {
   return RBld.CreateAdd(PStart, RBld.CreateMul(N, Next->getOperand(1)), P->getName());
 }
 
-GradientGen::CountedLoop *GradientGen::invariantIn(const Value *V, BasicBlock *B) {
+BasicBlock *GradientGen::invariantIn(const Value *V, BasicBlock *B) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || !SrcLI)
     return nullptr;
-  CountedLoop *Best = nullptr;
+  BasicBlock *Best = nullptr;
   for (Loop *L = SrcLI->getLoopFor(B); L; L = L->getParentLoop()) {
-    if (L->contains(I->getParent()))
+    if (L->contains(I->getParent()) || !SrcDT->dominates(I, L->getHeader()))
       break;
-    if (CountedLoop *C = CountedByHeader.lookup(L->getHeader()))
-      if (SrcDT->dominates(I, L->getHeader()))
-        Best = C;
+    if (CountedLoop *C = CountedByHeader.lookup(L->getHeader())) {
+      Best = C->Exit;
+      continue;
+    }
+    // Any other loop: every execution that returns leaves it through its one live exit, and
+    // that exit's reverse runs before the loop's reverse each time.
+    BasicBlock *LiveExit = liveExitOf(L);
+    if (LiveExit && all_of(predecessors(LiveExit), [&](BasicBlock *P) { return L->contains(P); }))
+      Best = LiveExit;
   }
   return Best;
 }
 
-Value *GradientGen::fromLoopExit(CountedLoop &C, Value *AugValue, Type *T, BasicBlock *B, bool Shadow,
+Value *GradientGen::fromLoopExit(BasicBlock *Exit, Value *AugValue, Type *T, BasicBlock *B, bool Shadow,
                                  const Value *Key) {
-  AllocaInst *&Slot = Hoisted[{&C, Key, Shadow ? 1 + Lane : 0}];
+  AllocaInst *&Slot = Hoisted[{Exit, Key, Shadow ? 1 + Lane : 0}];
   if (!Slot) {
     if (Instruction *Term = RevEntry->getTerminator())
       EntryB->SetInsertPoint(Term);
     Slot = EntryB->CreateAlloca(T, nullptr, Key->getName() + ".invariant");
-    Value *Popped = pushAndPop(AugValue, T, C.Exit);
-    IRBuilder<> XB(RB[C.Exit].Remat->getTerminator());
+    Value *Popped = pushAndPop(AugValue, T, Exit);
+    IRBuilder<> XB(RB[Exit].Remat->getTerminator());
     XB.CreateStore(Popped, Slot);
   }
   IRBuilder<> RBld(RB[B].Remat->getTerminator());
@@ -493,11 +512,11 @@ Value *GradientGen::revPrimal(Value *V, BasicBlock *B) {
     R = Cl;
   } else if (Value *F = isa<LoadInst>(I) ? forwardedStore(cast<LoadInst>(I), B) : nullptr) {
     R = F;
-  } else if (CountedLoop *C = invariantIn(I, B)) {
-    R = fromLoopExit(*C, augOf(I), I->getType(), B, false, I);
+  } else if (BasicBlock *X = invariantIn(I, B)) {
+    R = fromLoopExit(X, augOf(I), I->getType(), B, false, I);
   } else if (CountedLoop *C = isa<LoadInst>(I) ? invariantLoad(cast<LoadInst>(I), B) : nullptr) {
-    auto Key = std::make_tuple(C, (const Value *)I, 0u);
-    R = fromLoopExit(*C, Hoisted.count(Key) ? nullptr : lastLoadedAtExit(cast<LoadInst>(I), *C),
+    auto Key = std::make_tuple((const BasicBlock *)C->Exit, (const Value *)I, 0u);
+    R = fromLoopExit(C->Exit, Hoisted.count(Key) ? nullptr : lastLoadedAtExit(cast<LoadInst>(I), *C),
                      I->getType(), B, false, I);
   } else {
     R = pushAndPop(augOf(I), I->getType(), B);
@@ -532,8 +551,8 @@ Value *GradientGen::revShadow(Value *P, BasicBlock *B) {
     R = revShadow(I->getOperand(0), B);
   } else if (!ShA.lookup(I)) {
     R = needShadow(I, I); // reported; the pair is dropped
-  } else if (CountedLoop *C = invariantIn(I, B)) {
-    R = fromLoopExit(*C, ShA.lookup(I), I->getType(), B, true, I);
+  } else if (BasicBlock *X = invariantIn(I, B)) {
+    R = fromLoopExit(X, ShA.lookup(I), I->getType(), B, true, I);
   } else {
     R = pushAndPop(ShA.lookup(I), I->getType(), B);
   }

@@ -79,8 +79,8 @@ Value *GradientGen::selectCondition(SelectInst *S, BasicBlock *B) {
   if (Value *Known = RunningPicks.lookup(Key))
     return Known;
   CountedLoop &C = *R->C;
-  auto HKey = std::make_tuple(&C, (const Value *)S, 0u);
-  Value *Last = fromLoopExit(C, Hoisted.count(HKey) ? nullptr : lastPickAtExit(S, *R), C.IV->getType(), B, false, S);
+  auto HKey = std::make_tuple((const BasicBlock *)C.Exit, (const Value *)S, 0u);
+  Value *Last = fromLoopExit(C.Exit, Hoisted.count(HKey) ? nullptr : lastPickAtExit(S, *R), C.IV->getType(), B, false, S);
   Value *IV = revPrimal(C.IV, B);
   IRBuilder<> RBld(RB[B].Remat->getTerminator());
   Value *Here = RBld.CreateICmpEQ(IV, Last, S->getName() + ".picked");
