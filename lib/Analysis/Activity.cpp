@@ -141,7 +141,10 @@ static ActivityInfo propagate(Engine &E, Function &F, const std::vector<ArgKind>
           S = shadowed(LI->getPointerOperand()) && !onlyReachesCode(LI); // a vtable pointer has no shadow
         else if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
           S = (intToPtrBase(I2P) && shadowed(intToPtrBase(I2P))) ||
-              (loadedPointerBits(I2P) && shadowed(loadedPointerBits(I2P)->getPointerOperand()));
+              (loadedPointerBits(I2P) && shadowed(loadedPointerBits(I2P)->getPointerOperand())) ||
+              // an address of derivative memory the generator cannot rebuild: it says so
+              pointerBitsIn(I2P->getOperand(0), shadowed) ||
+              (maskedPointerBits(I2P) && shadowed(maskedPointerBits(I2P)->getPointerOperand()));
         else if (isPtrDerivation(&I))
           S = any_of(I.operands(), [&](const Use &U) { return U->getType()->isPtrOrPtrVectorTy() && shadowed(U.get()); });
         if (S) {
@@ -252,8 +255,9 @@ struct InertChecks {
   bool holdsDerivative(const ActivityInfo &AI, const Value *V) {
     if (AI.Varied.count(V) || AI.IntMoves.count(V) || AI.Shadowed.count(V))
       return true;
-    if (V->getType()->isIntOrIntVectorTy() && bitsFromShadowedMemory(AI, V))
-      return true;
+    if (V->getType()->isIntOrIntVectorTy() &&
+        (bitsFromShadowedMemory(AI, V) || pointerBitsIn(V, [&](const Value *P) { return shadowed(AI, P); })))
+      return true; // a double's bytes, or the address of derivative memory kept as an integer
     if (auto *C = dyn_cast<Constant>(V))
       return C->getType()->isPtrOrPtrVectorTy() && !C->isNullValue() &&
              (!C->getType()->isPointerTy() || E.shadowConstant(const_cast<Constant *>(C)));

@@ -429,10 +429,14 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
         if (Seen.insert(I).second)
           Work.push_back({I, std::nullopt});
       } else if (auto *LI = dyn_cast<LoadInst>(I)) {
-        note(DL, L, LI->getType(), Off);
+        // Integers that are a pointer's bits (an address kept as uintptr_t) are pointers here.
+        note(DL, L, loadsPointerBits(LI) ? PointerType::get(LI->getContext(), 0) : LI->getType(), Off);
       } else if (auto *SI = dyn_cast<StoreInst>(I)) {
         if (SI->getPointerOperand() == U.get())
-          note(DL, L, SI->getValueOperand()->getType(), Off);
+          note(DL, L,
+               storedPointerBits(SI->getValueOperand()) ? PointerType::get(SI->getContext(), 0)
+                                                        : SI->getValueOperand()->getType(),
+               Off);
         else if (auto *Spill = dyn_cast<AllocaInst>(SI->getPointerOperand()); Spill && Down && spillOnly(Spill, SI))
           for (const User *SU : Spill->users()) // an unoptimized callee keeps its parameter there
             if (isa<LoadInst>(SU) && Seen.insert(SU).second)

@@ -6,6 +6,7 @@
 #include "Analysis/TypedCopies.h"
 #include "Analysis/MathIntrinsics.h"
 #include "Analysis/SignBitOps.h"
+#include "Analysis/UnshadowedMemory.h"
 #include "Analysis/DefinedLanes.h"
 #include "Analysis/ConditionalAllocations.h"
 #include "Analysis/AggregateReturns.h"
@@ -445,6 +446,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);
   exposeSignBitOps(*C); // after instcombine, which would fold them back into integer masks
+  expandPointerMasks(*C); // likewise back into llvm.ptrmask
   defineVectorLanes(*C);
   routeIndirectCalls(*C); // after simplification, which turns known targets into direct calls
   // SYNTHASE_DUMP_PRIMAL=text prints the simplified clones whose name contains it: what the

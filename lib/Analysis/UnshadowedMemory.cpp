@@ -1,4 +1,7 @@
 #include "Analysis/UnshadowedMemory.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Operator.h"
 #include "Analysis/UserAnnotations.h"
 #include "Rules/Allocators.h"
 #include "Rules/NodeLinks.h"
@@ -128,6 +131,15 @@ void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value
   reportError(Fn, I, What + " into memory that has no shadow, so its derivative would be lost (the memory: " +
                          From + ")",
               Hint);
+}
+
+void refuseRebuiltAddress(const Function *Fn, const Instruction *I) {
+  reportError(Fn, I,
+              "a pointer is rebuilt from an integer that holds the address of differentiated memory in a way "
+              "its shadow cannot follow (tag bits, an address kept in memory after integer arithmetic), so "
+              "its derivative would be lost",
+              "keep such addresses as pointers; uintptr_t arithmetic is followed when it only offsets or "
+              "rounds one pointer computed in the same function");
 }
 
 } // namespace synthase
@@ -280,15 +292,12 @@ Value *intToPtrBase(const IntToPtrInst *I) {
     if (isa<Constant>(V) || isa<Argument>(V))
       continue; // an alignment or offset passed in (an aligned-allocation wrapper left out of line)
     auto *BO = dyn_cast<BinaryOperator>(V);
-    if (!BO)
-      return nullptr;
-    switch (BO->getOpcode()) {
-    case Instruction::Add:
-    case Instruction::Sub:
-    case Instruction::And:
-    case Instruction::Or:
-      break;
-    default:
+    bool Carries = BO && (BO->getOpcode() == Instruction::Add || BO->getOpcode() == Instruction::Sub ||
+                          BO->getOpcode() == Instruction::And || BO->getOpcode() == Instruction::Or);
+    if (!Carries) {
+      // An offset computed without any address (`8 * i`, a widened index) leaves the base alone.
+      if (!pointerBitsIn(V, [](const Value *) { return true; }) && !isa<LoadInst>(V) && !isa<CallBase>(V))
+        continue;
       return nullptr;
     }
     // Only one operand may carry the pointer; the other must be a constant or an offset that
@@ -352,6 +361,60 @@ LoadInst *loadedPointerBits(const IntToPtrInst *I) {
     return nullptr;
   const DataLayout &DL = I->getDataLayout();
   return DL.getTypeSizeInBits(L->getType()) == DL.getTypeSizeInBits(I->getType()) ? L : nullptr;
+}
+
+const Value *pointerBitsIn(const Value *V, function_ref<bool(const Value *)> Shadowed) {
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second || Seen.size() > 64)
+      continue;
+    if (auto *P = dyn_cast<PtrToIntOperator>(X)) {
+      if (Shadowed(P->getPointerOperand()))
+        return P->getPointerOperand();
+      continue;
+    }
+    unsigned Op = Operator::getOpcode(X); // instructions and constant expressions alike
+    if (!Instruction::isBinaryOp(Op) && !Instruction::isCast(Op) && Op != Instruction::PHI &&
+        Op != Instruction::Select)
+      continue;
+    for (const Use &U : cast<User>(X)->operands())
+      if (U->getType()->isIntOrIntVectorTy())
+        Work.push_back(U.get());
+  }
+  return nullptr;
+}
+
+const LoadInst *maskedPointerBits(const IntToPtrInst *I) {
+  const Value *V = I->getOperand(0);
+  bool Combined = false;
+  while (auto *BO = dyn_cast<BinaryOperator>(V)) {
+    if (!isa<Constant>(BO->getOperand(1)))
+      return nullptr;
+    V = BO->getOperand(0);
+    Combined = true;
+  }
+  auto *L = dyn_cast<LoadInst>(V);
+  const DataLayout &DL = I->getDataLayout();
+  return Combined && L && DL.getTypeSizeInBits(L->getType()) == DL.getTypeSizeInBits(I->getType()) ? L : nullptr;
+}
+
+bool expandPointerMasks(Function &F) {
+  SmallVector<IntrinsicInst *, 4> Masks;
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::ptrmask &&
+                                                 II->getType()->isPointerTy())
+      Masks.push_back(II);
+  for (IntrinsicInst *II : Masks) {
+    IRBuilder<> B(II);
+    Value *P = II->getArgOperand(0), *M = II->getArgOperand(1);
+    Value *Addr = B.CreatePtrToInt(P, M->getType());
+    Value *Off = B.CreateSub(B.CreateAnd(Addr, M), Addr);
+    II->replaceAllUsesWith(B.CreateGEP(B.getInt8Ty(), P, Off, II->getName()));
+    II->eraseFromParent();
+  }
+  return !Masks.empty();
 }
 
 bool loadsPointerBits(const LoadInst *L) {

@@ -26,6 +26,10 @@ bool mayHoldDerivatives(const llvm::Function &F, const llvm::Value *Ptr,
 void refuseUnshadowedWrite(const llvm::Function *Fn, const llvm::Instruction *I, const llvm::Value *Ptr,
                            bool IsPointer);
 
+/// The error for an inttoptr that stands for derivative memory (pointerBitsIn) but whose shadow
+/// neither mode can derive.
+void refuseRebuiltAddress(const llvm::Function *Fn, const llvm::Instruction *I);
+
 /// A copy's or fill's length made 0 at run time when one of the shadow addresses is null (a
 /// shadow loaded from memory a library call filled in the primal only: the data behind it is
 /// not differentiated, and a run-time length cannot be redirected to a scratch slot).
@@ -88,4 +92,16 @@ llvm::LoadInst *loadedPointerBits(const llvm::IntToPtrInst *I);
 /// True when an integer load's value becomes a pointer (an inttoptr of it, see loadedPointerBits):
 /// its bytes are a pointer, whatever else the memory holds.
 bool loadsPointerBits(const llvm::LoadInst *L);
+/// The pointer whose address V is computed from by integer arithmetic, casts, phis and selects
+/// (`(uintptr_t)&x[i]`, `(uintptr_t)x + 8 * i`, `p | tag`), when Shadowed accepts it; else null.
+/// Such an integer stands for derivative memory: kept in memory, it must keep its shadow, and
+/// turned back into a pointer, it must get one or be refused.
+const llvm::Value *pointerBitsIn(const llvm::Value *V, llvm::function_ref<bool(const llvm::Value *)> Shadowed);
+/// For `inttoptr` of a pointer-width integer loaded from memory and then only combined with
+/// constants (`t[i] & ~7`, a tag masked off an address kept in a table): that load, else null.
+/// Its shadow cannot be read beside it as loadedPointerBits' can.
+const llvm::LoadInst *maskedPointerBits(const llvm::IntToPtrInst *I);
+/// `llvm.ptrmask(p, m)` (`__builtin_align_down`, std::align) as `p` plus the byte offset the mask
+/// takes off, so that the shadow moves by the same offset as every other address derived from p.
+bool expandPointerMasks(llvm::Function &F);
 } // namespace synthase

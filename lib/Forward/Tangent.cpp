@@ -311,6 +311,12 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
     }
     if (LoadInst *L = loadedPointerBits(cast<IntToPtrInst>(I)); L && active(L))
       return mapLinear([&](unsigned l) { return B.CreateIntToPtr(lane(L, l), T); }); // the shadow's bytes
+    if (pointerBitsIn(I->getOperand(0), [&](const Value *P) { return active(const_cast<Value *>(P)); }) ||
+        (maskedPointerBits(cast<IntToPtrInst>(I)) &&
+         active(const_cast<Value *>(maskedPointerBits(cast<IntToPtrInst>(I))->getPointerOperand())))) {
+      refuseRebuiltAddress(Sig.Fn, I);
+      Failed = true;
+    }
     return;
   case Instruction::PtrToInt:
     // A pointer stored as an integer (SROA's ptrtoint into a mixed slice) stores its tangent too.
@@ -406,6 +412,17 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
         return;
       for (unsigned l = 0; l < W; ++l)
         B.CreateAlignedStore(Moved ? lane(V, l) : Constant::getNullValue(T), guard(B, P, l, T, true), SI->getAlign());
+      return;
+    }
+    if (T->isIntOrIntVectorTy() && !active(P)) {
+      // The address of derivative memory kept as an integer where there is no shadow to keep
+      // its shadow's address beside it: read back and dereferenced, it would carry no tangent.
+      auto Active = [&](const Value *X) { return active(const_cast<Value *>(X)); };
+      if (const Value *Addr = pointerBitsIn(V, Active);
+          Addr && mayHoldDerivatives(*Src, Addr, Active) && !unshadowedWriteIsHarmless(*Src, P)) {
+        refuseUnshadowedWrite(Sig.Fn, SI, P, true);
+        Failed = true;
+      }
       return;
     }
     if (!Carries)

@@ -140,6 +140,13 @@ void GradientGen::augInstruction(Instruction *I) {
     } else if (auto *I2P = dyn_cast<IntToPtrInst>(I); I2P && !intToPtrBase(I2P)) {
       // A pointer read from memory as an integer: its shadow is read where the integer was.
       LoadInst *L = loadedPointerBits(I2P);
+      if (!L) {
+        if (Lane == 0)
+          refuseRebuiltAddress(Sig.Fn, I2P);
+        Failed = true;
+        ShA[I] = PoisonValue::get(T);
+        return;
+      }
       IRBuilder<> LB(cast<Instruction>(augOf(L))->getNextNode());
       Value *From = guardAug(LB, needShadow(L->getPointerOperand(), I), L->getPointerOperand(), T, false);
       ShA[I] = LB.CreateAlignedLoad(T, From, L->getAlign(), I->getName() + ".shadow");
@@ -249,12 +256,15 @@ void GradientGen::augInstruction(Instruction *I) {
       Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), P->getType(), true);
       B.CreateAlignedStore(SV ? SV : Constant::getNullValue(P->getType()), To, SI->getAlign());
     } else if (!shadowed(SI->getPointerOperand())) {
-      bool Derivative = carriesDerivative(V->getType())
-                            ? Act.Varied.count(V) > 0
-                            : V->getType()->isPtrOrPtrVectorTy() && shadowed(V) &&
-                                  mayHoldDerivatives(*Src, V, [&](const Value *X) { return shadowed(X); });
+      auto Shadowed = [&](const Value *X) { return shadowed(X); };
+      // An address of derivative memory kept as an integer counts as the pointer it is.
+      const Value *Addr = V->getType()->isIntOrIntVectorTy() ? pointerBitsIn(V, Shadowed) : nullptr;
+      bool Derivative = carriesDerivative(V->getType()) ? Act.Varied.count(V) > 0
+                        : Addr                          ? mayHoldDerivatives(*Src, Addr, Shadowed)
+                                                        : V->getType()->isPtrOrPtrVectorTy() && shadowed(V) &&
+                                                              mayHoldDerivatives(*Src, V, Shadowed);
       if (Derivative && Lane == 0 && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
-        refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPtrOrPtrVectorTy());
+        refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPtrOrPtrVectorTy() || Addr);
         Failed = true;
       }
     }

@@ -43,6 +43,26 @@ synthase::autodiff! {
     }
 }
 
+synthase::autodiff! {
+    /// Addresses kept as integers in a Vec<usize> (grown by push, so its buffer is moved) and
+    /// turned back into references: the memory they point to keeps its derivative.
+    #[autodiff_reverse(d_addresses, Duplicated, Active)]
+    #[autodiff_forward(t_addresses, Dual, Dual)]
+    fn addresses(w: &[f64]) -> f64 {
+        let n = w.len();
+        let mut t: Vec<usize> = Vec::new();
+        for i in 0..n {
+            t.push(&w[(i * 3) % n] as *const f64 as usize);
+        }
+        let mut acc = 0.0;
+        for (i, &a) in t.iter().enumerate() {
+            let v = unsafe { *(a as *const f64) };
+            acc += v * v * (1.0 + 0.1 * i as f64);
+        }
+        acc
+    }
+}
+
 fn main() {
     let mut c = Checker::new("vec_temporaries");
     let mut rng = Lcg(11);
@@ -68,6 +88,13 @@ fn main() {
         }, &w, 1e-2);
         let got: Vec<f64> = dw32.iter().map(|&v| v as f64).collect();
         c.close_all(&format!("n={n} f32 reverse"), &got, &fd32, 2e-3);
+
+        let mut da = vec![0.0; n];
+        d_addresses(&w, &mut da, 1.0);
+        let fda = fd_grad(addresses, &w, 1e-6);
+        c.close_all(&format!("n={n} address table reverse"), &da, &fda, 1e-6);
+        let (_, ja) = t_addresses(&w, &v);
+        c.close(&format!("n={n} address table forward vs reverse"), ja, dot(&da, &v), 1e-12);
     }
     c.finish()
 }

@@ -12,6 +12,7 @@
  *   check_fd_l / check_fd_f                  scalar FD in long double / float-through-double
  *   check_seed(s); check_uniform(lo, hi)     tiny deterministic RNG (xorshift64*)
  *   check_dot(a, b, n)                       <a, b>
+ *   check_gradient_n(f, n, name, fd_tol)     double f(const double*, int): rev vs FD, fwd vs both
  *
  * Also declares the Enzyme entry points and markers every program uses. Programs declare extra
  * entry points (struct returns, typed prototypes, name suffixes) themselves.
@@ -216,6 +217,36 @@ static inline void check_fd_jvp(check_fnv f, void *ctx, const double *x, int n, 
   free(t);
   free(yp);
   free(ym);
+}
+
+/* ---- one-call check for double f(const double *x, int n) ----
+ * check_gradient_n(f, n, name, fd_tol): the reverse gradient at a random x against central
+ * differences (tolerance fd_tol), the forward derivative along a random direction against the
+ * differences and against the reverse gradient (1e-11). */
+typedef double (*check_fn_n)(const double *, int);
+typedef struct { check_fn_n f; int n; } check_fn_n_ctx;
+static inline double check_fn_n_tramp(const double *x, void *c) {
+  check_fn_n_ctx *k = (check_fn_n_ctx *)c;
+  return k->f(x, k->n);
+}
+static inline void check_gradient_n(check_fn_n f, int n, const char *name, double fd_tol) {
+  size_t bytes = sizeof(double) * (n > 0 ? n : 1);
+  double *x = (double *)malloc(bytes), *dx = (double *)calloc(n > 0 ? n : 1, sizeof(double));
+  double *g = (double *)malloc(bytes), *v = (double *)malloc(bytes);
+  check_fn_n_ctx ctx = {f, n};
+  check_fill(x, n, -1, 1);
+  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, n);
+  check_fd_grad(check_fn_n_tramp, &ctx, x, n, g);
+  for (int k = 0; k < n; k++)
+    CHECK_CLOSE(dx[k], g[k], fd_tol, "%s: reverse d/dx%d vs FD", name, k);
+  check_fill(v, n, -1, 1);
+  double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, v, enzyme_const, n);
+  CHECK_CLOSE(t, check_dot(g, v, n), fd_tol, "%s: forward vs FD", name);
+  CHECK_CLOSE(t, check_dot(dx, v, n), 1e-11, "%s: forward vs reverse", name);
+  free(x);
+  free(dx);
+  free(g);
+  free(v);
 }
 
 /* ---- one-call checks for double f(double) and double f(double, double) ----
