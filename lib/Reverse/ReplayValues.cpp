@@ -158,7 +158,8 @@ void GradientGen::findCountedLoops() {
   SrcLI = std::make_unique<LoopInfo>(*SrcDT);
   for (Loop *L : SrcLI->getLoopsInPreorder()) {
     BasicBlock *H = L->getHeader(), *Pre = L->getLoopPreheader(), *Lt = L->getLoopLatch();
-    BasicBlock *Exit = L->getExitBlock();
+    // Its one exit that can return: Rust's loops also leave to panics, which never reach the reverse.
+    BasicBlock *Exit = liveExitOf(L);
     // The loop is left from its header (`while (i < n)`) or, rotated as an optimized module
     // arrives at link time, from its latch (`do ... while (++i < n)`). Either way the reverse
     // starts from the counter's value at the exit and steps it down to the start, entering the
@@ -177,6 +178,8 @@ void GradientGen::findCountedLoops() {
       CountedLoop C{L, &P, Start, Step, Pre, Lt, Exit};
       auto *Br = dyn_cast<BranchInst>(H->getTerminator());
       auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+      Value *HeaderBound = nullptr;
+      CmpInst::Predicate HeaderStay = CmpInst::BAD_ICMP_PREDICATE;
       if (Cmp && L->contains(Br->getSuccessor(0)) != L->contains(Br->getSuccessor(1))) {
         CmpInst::Predicate Pr = Cmp->getPredicate();
         Value *Bound = Cmp->getOperand(1);
@@ -185,15 +188,23 @@ void GradientGen::findCountedLoops() {
           Pr = CmpInst::getSwappedPredicate(Pr);
         }
         if ((Cmp->getOperand(0) == &P || Cmp->getOperand(1) == &P) && L->isLoopInvariant(Bound)) {
-          C.Bound = Bound;
-          C.Stay = L->contains(Br->getSuccessor(0)) ? Pr : CmpInst::getInversePredicate(Pr);
+          HeaderBound = Bound;
+          HeaderStay = L->contains(Br->getSuccessor(0)) ? Pr : CmpInst::getInversePredicate(Pr);
         }
+      }
+      // The header's test tells the counter's final value only when it leads to the live exit:
+      // Rust's `i == len` bounds check also sits in the header, but leads to a panic, and the
+      // loop returns through its latch one iteration earlier.
+      if (HeaderBound && Exit->getSinglePredecessor() == H) {
+        C.Bound = HeaderBound;
+        C.Stay = HeaderStay;
       }
       // Without wrapping the counter never returns to its start, so it identifies iteration 1.
       // A step of one past a strict test the header made (`i < n`, `i > n`) cannot wrap either:
-      // C's unsigned `size_t i` increments carry no flag before IndVarSimplify adds one.
-      bool StrictlyBounded = C.Bound && ((Step->isOne() && (C.Stay == CmpInst::ICMP_ULT || C.Stay == CmpInst::ICMP_SLT)) ||
-                                         (Step->isMinusOne() && (C.Stay == CmpInst::ICMP_UGT || C.Stay == CmpInst::ICMP_SGT)));
+      // C's unsigned `size_t i` increments carry no flag before IndVarSimplify adds one; that
+      // holds whichever exit the test leads to, since every iteration that goes on passed it.
+      bool StrictlyBounded = HeaderBound && ((Step->isOne() && (HeaderStay == CmpInst::ICMP_ULT || HeaderStay == CmpInst::ICMP_SLT)) ||
+                                             (Step->isMinusOne() && (HeaderStay == CmpInst::ICMP_UGT || HeaderStay == CmpInst::ICMP_SGT)));
       // In a loop left from its latch (`do ... while (++i < n)`) the test is on the increment:
       // it cannot wrap after a strict test passed, nor from a constant start other than the
       // type's extreme.
