@@ -1,6 +1,7 @@
 // Calls in reverse mode: allocators, callees with their own gradient pair, rule-table functions.
 #include "Reverse/GradientGen.h"
 #include "Analysis/FloatFreeMemory.h"
+#include "Analysis/OutlivingAllocations.h"
 #include "Rules/InactiveLibraryCalls.h"
 #include "Rules/NodeLinks.h"
 #include "Rules/OpenMP.h"
@@ -28,6 +29,10 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
     case AllocRole::Alloc: {
       // Release the shadow the way the primal's allocator expects (new[] pairs with delete[],
       // aligned new with aligned delete, __rust_alloc with __rust_dealloc of the same layout).
+      // A block that outlives the call keeps its shadow: the caller reaches it through the
+      // shadow of wherever the address went, and frees it as it frees the block.
+      if (allocationMayOutlive(CB))
+        return;
       Value *Sh = nullptr;
       if (A->Out >= 0) {
         if (Value *Aug = AllocOutShadow.lookup(CB))
@@ -56,7 +61,8 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
             // gives exact old sizes, and 5 floats are not 2.5 doubles
             emitAdjointTransfer(Bd, floatElementType(CB, CB), revShadow(CB->getArgOperand(A->Ptr), B), NewSh, Copied);
         }
-        emitShadowFree(Bd, *A, NewSh, revArg);
+        if (!allocationMayOutlive(CB))
+          emitShadowFree(Bd, *A, NewSh, revArg);
       }
       return;
     case AllocRole::Free:

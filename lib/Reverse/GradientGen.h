@@ -189,6 +189,8 @@ private:
   Value *revPrimal(Value *V, BasicBlock *B);
   Value *revShadow(Value *P, BasicBlock *B);
   Value *pushAndPop(Value *AugValue, Type *T, BasicBlock *B);
+  /// AugValue pushed at the end of B and popped at the start of B's reverse.
+  Value *popIn(Value *AugValue, Type *T, BasicBlock *B);
   AllocaInst *slot(const Value *V);
   void accumulate(IRBuilder<> &Bd, const Value *V, Value *D);
   Value *takeAdjoint(IRBuilder<> &Bd, const Value *V);
@@ -314,6 +316,16 @@ private:
   bool replayableIn(const Value *V, CountedLoop &From, BasicBlock *B, unsigned Depth);
   Value *replayIn(Value *V, CountedLoop &From, Value *Counter, BasicBlock *B, DenseMap<const Value *, Value *> &Built);
   DenseMap<std::pair<BasicBlock *, Value *>, Value *> PoppedIn;
+  /// The last block of B's iteration that runs whenever B runs (SharedPops.cpp): dominated by B,
+  /// reached by every path from B that returns before B's loop goes round again, in the same
+  /// innermost loop. B's pops are taken there, once for all the blocks that share it, and kept in
+  /// a slot until B's reverse: a value several blocks of one iteration need is taped once.
+  BasicBlock *sharedPopBlock(BasicBlock *B);
+  DenseMap<BasicBlock *, BasicBlock *> SharedPopBlocks;
+  std::map<std::pair<BasicBlock *, Value *>, AllocaInst *> SharedPopSlots; // (popping block, value)
+  DenseMap<std::pair<BasicBlock *, Value *>, Value *> SharedPopsIn;        // (reading block, value)
+  DenseSet<std::pair<BasicBlock *, Value *>> SharedPopSources; // pops kept in a slot: trimPops leaves them
+  bool irreducible();
   /// Once every reverse block has asked for its values (TapeTrim.cpp): a cheap float value popped
   /// in a block whose operands that block pops too, or rebuilds without the tape, is rebuilt
   /// from them and no longer taped. Which values a block pops is only known at the end.

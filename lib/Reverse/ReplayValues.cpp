@@ -269,11 +269,7 @@ Value *GradientGen::branchTellingPred(BasicBlock *BB, ArrayRef<BasicBlock *> Pre
   // both in the same innermost loop, BB not its header, and no cycle outside natural loops.
   if (SrcLI->getLoopFor(D) != SrcLI->getLoopFor(BB) || SrcLI->isLoopHeader(BB))
     return nullptr;
-  if (!Irreducible) {
-    ReversePostOrderTraversal<const Function *> RPOT(Src);
-    Irreducible = containsIrreducibleCFG<const BasicBlock *>(RPOT, *SrcLI);
-  }
-  if (*Irreducible)
+  if (irreducible())
     return nullptr;
   // Each predecessor must be reachable from only one of D's edges: D itself through an edge
   // straight to BB, another block when the edge dominates it (every path to it takes that edge,
@@ -292,6 +288,14 @@ Value *GradientGen::branchTellingPred(BasicBlock *BB, ArrayRef<BasicBlock *> Pre
     return nullptr;
   TrueK = EdgeOf[0] == 0 ? 0 : 1;
   return Cond;
+}
+
+bool GradientGen::irreducible() {
+  if (!Irreducible) {
+    ReversePostOrderTraversal<const Function *> RPOT(Src);
+    Irreducible = containsIrreducibleCFG<const BasicBlock *>(RPOT, *SrcLI);
+  }
+  return *Irreducible;
 }
 
 Value *GradientGen::secondaryCounter(PHINode *P, BasicBlock *B) {

@@ -35,6 +35,28 @@ Value *GradientGen::takeAdjoint(IRBuilder<> &Bd, const Value *V) {
 }
 
 Value *GradientGen::pushAndPop(Value *AugValue, Type *T, BasicBlock *B) {
+  if (BasicBlock *Last = sharedPopBlock(B); Last && Last != B) {
+    Value *&Known = SharedPopsIn[{B, AugValue}];
+    if (Known)
+      return Known;
+    AllocaInst *&Slot = SharedPopSlots[{Last, AugValue}];
+    if (!Slot) {
+      Value *Popped = popIn(AugValue, T, Last);
+      SharedPopSources.insert({Last, AugValue});
+      if (Instruction *Term = RevEntry->getTerminator())
+        EntryB->SetInsertPoint(Term);
+      Slot = EntryB->CreateAlloca(T, nullptr, AugValue->getName() + ".shared");
+      IRBuilder<> SB(cast<Instruction>(Popped)->getNextNode());
+      SB.CreateStore(Popped, Slot);
+    }
+    IRBuilder<> PB(RB[B].Pops, RB[B].Pops->begin());
+    Known = PB.CreateLoad(T, Slot, AugValue->getName());
+    return Known;
+  }
+  return popIn(AugValue, T, B);
+}
+
+Value *GradientGen::popIn(Value *AugValue, Type *T, BasicBlock *B) {
   // One push per (block, value), however many requests reach it: pushes and pops stay paired.
   Value *&Known = PoppedIn[{B, AugValue}];
   if (Known)

@@ -68,8 +68,9 @@ static void emitPushes(Engine &E, BasicBlock *BB, Value *Tape, ArrayRef<Value *>
   Value *Base = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0), "tape.base");
   Value *At = B.CreateGEP(B.getInt8Ty(), Base, Top);
   uint64_t Off = 0;
+  MDNode *Push = MDNode::get(BB->getContext(), {});
   for (Value *V : Vals) {
-    B.CreateAlignedStore(V, B.CreateConstGEP1_64(B.getInt8Ty(), At, Off), Align(8));
+    B.CreateAlignedStore(V, B.CreateConstGEP1_64(B.getInt8Ty(), At, Off), Align(8))->setMetadata(TapePushMD, Push);
     Off += tapeSlotSize(DL, V->getType());
   }
   B.CreateStore(B.CreateAdd(Top, B.getInt64(Total)), TopP);

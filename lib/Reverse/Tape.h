@@ -18,6 +18,11 @@ constexpr uint64_t InlineTapeBytes = 512;
 /// their shadows move as bytes (see augMemTransfer, reverseMemTransfer, the realloc rules).
 constexpr const char *TapeGrowMD = "synthase.tape.grow";
 
+/// Metadata on the stores that push values onto a tape. A gradient differentiated again sees its
+/// shadow blocks' addresses go there and come back in its own reverse sweep, which frees them:
+/// they do not outlive the call (allocationMayOutlive).
+constexpr const char *TapePushMD = "synthase.tape.push";
+
 /// The user-visible function that frees the calling thread's cached tape buffer early.
 constexpr const char *TapeReleaseName = "synthase_release_tape";
 

@@ -73,7 +73,8 @@ void GradientGen::trimPops() {
   SmallVector<std::tuple<BasicBlock *, Value *, Instruction *>, 16> Candidates;
   for (auto &[B, Vals] : Pushes)
     for (Value *Aug : Vals)
-      if (Instruction *I = SrcOf.lookup(Aug); I && isCheapFloatOp(I) && !isa<PHINode>(I) && PoppedIn.count({B, Aug}))
+      if (Instruction *I = SrcOf.lookup(Aug); I && isCheapFloatOp(I) && !isa<PHINode>(I) && PoppedIn.count({B, Aug}) &&
+                                              !SharedPopSources.count({B, Aug}))
         Candidates.push_back({B, Aug, I});
   DenseSet<Value *> Dropped;
   for (auto &[B, Aug, I] : Candidates) {
