@@ -9,6 +9,7 @@
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cc -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
+// RUN: %synthase-cc -O2 -flto -I%inputs %s -o %tl -lm && %tl
 #include "check.h"
 #include <stdlib.h>
 

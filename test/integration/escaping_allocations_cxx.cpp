@@ -50,9 +50,11 @@ static double collect_value(const double *x, void *) {
 
 int main() {
   double x[N] = {0.3, -0.5, 0.8, 1.1, 0.2}, v[N] = {0.4, -1, 0.3, 0.7, -0.2}, g[N];
-  const double *Seen[4];
+  // Both calls' layers stay alive: each call's escaped shadow buffer is its own and keeps what the
+  // caller wrote into it.
+  Layer Ls[2], dLs[2];
   for (int call = 0; call < 2; call++) {
-    Layer L, dL;
+    Layer &L = Ls[call], &dL = dLs[call];
     L.w.assign(W, W + N);
     dL.w.assign(N, 0.0);
     double dx[N] = {0};
@@ -66,8 +68,7 @@ int main() {
     double t = __enzyme_fwddiff((void *)forward, enzyme_dup, &L2, &dL2, enzyme_dup, x, v, enzyme_const, N);
     CHECK_CLOSE(t, check_dot(dx, v, N), 1e-10, "layer: forward vs reverse");
     CHECK_TRUE(dL.act.size() == L.act.size(), "layer: the shadow member has the primal's size");
-    dL.act.assign(dL.act.size(), 1.0); // the caller's to use
-    Seen[call] = dL.act.data();
+    dL.act.assign(dL.act.size(), 1.0 + call); // the caller's to use
 
     std::vector<double> c, dc;
     double dy[N] = {0};
@@ -75,9 +76,11 @@ int main() {
     check_fd_grad(collect_value, nullptr, x, N, g);
     for (int i = 0; i < N; i++)
       CHECK_CLOSE(dy[i], g[i], 1e-6, "push_back: reverse d/dx%d vs FD", i);
-    CHECK_TRUE(c.size() == N, "push_back: %zu elements", c.size());
-    Seen[2 + call] = dc.data();
-  } // the shadow objects' destructors free the escaped shadow buffers
-  CHECK_TRUE(Seen[0] != Seen[2], "distinct shadow buffers");
-  return check_report();
+    CHECK_TRUE(c.size() == N && dc.size() == N, "push_back: %zu elements, shadow %zu", c.size(), dc.size());
+  }
+  CHECK_TRUE(dLs[0].act.data() != dLs[1].act.data() && dLs[0].act.data() != Ls[0].act.data(),
+             "layer: every call's escaped shadow buffer is its own");
+  for (int i = 0; i < N; i++)
+    CHECK_TRUE(dLs[0].act[i] == 1.0 && dLs[1].act[i] == 2.0, "layer: the shadow buffers kept the caller's values");
+  return check_report(); // the shadow objects' destructors free the escaped shadow buffers
 }
