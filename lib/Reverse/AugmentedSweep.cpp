@@ -269,6 +269,11 @@ void GradientGen::augInstruction(Instruction *I) {
       }
     }
   }
+  if (auto *SI = dyn_cast<StoreInst>(I); SI && IntegerMirrors.count(SI)) {
+    Type *T = SI->getValueOperand()->getType();
+    Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), T, true);
+    B.CreateAlignedStore(augOf(SI->getValueOperand()), To, SI->getAlign());
+  }
   if (auto *SI = dyn_cast<StoreInst>(I); SI && PointerMoves.count(SI)) {
     auto *L = cast<LoadInst>(SI->getValueOperand());
     Type *T = L->getType();

@@ -359,6 +359,11 @@ void GradientGen::classifyIntegerStores() {
              "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
       } else if (Floats) {
         IntOverwrites.insert(SI);
+      } else if (!Floats && (!K || !Pointers) && !isa<LoadInst>(V) && !Act.IntMoves.count(V) && !storedPointerBits(V)) {
+        // A computed integer (a Vec's new length, a count) stored where no float lives: the
+        // shadow keeps the primal's value, so the caller's shadow object stays well formed. Not
+        // a loaded integer, which might be an address, and not bytes that hold a float.
+        IntegerMirrors.insert(SI);
       }
     }
   }

@@ -1,0 +1,104 @@
+//! Heap blocks allocated inside a differentiated function that outlive it: a `&mut Vec<f64>`
+//! the caller passes with its shadow is grown by `push` (its buffer reallocated, perhaps from
+//! empty), and a layer keeps a new `Vec` of activations in a struct field. The shadows of those
+//! blocks must stay with the caller's shadow objects: their gradients are read after the call,
+//! a second call must get its own shadow blocks, and dropping them must not double free.
+//! (A Vec that already holds values and is reallocated inside the call is not covered: the
+//! gradient of its old contents stays with the old shadow block; docs/design.md.)
+mod common;
+use common::*;
+
+pub struct Layer {
+    pub w: Vec<f64>,
+    pub cache: Vec<f64>,
+}
+
+synthase::autodiff! {
+    /// Appends tanh(x_i * s) to `hist` and returns the sum of squares of everything in it.
+    #[autodiff_reverse(d_append, Duplicated, Duplicated, Active)]
+    fn append(hist: &mut Vec<f64>, x: &[f64]) -> f64 {
+        for v in x {
+            hist.push((v * 1.5).tanh());
+        }
+        hist.iter().map(|h| h * h).sum()
+    }
+}
+
+synthase::autodiff! {
+    /// Keeps its activations (a fresh Vec) in the layer: the old cache is dropped in the call.
+    #[autodiff_reverse(d_forward, Duplicated, Duplicated, Active)]
+    fn forward(layer: &mut Layer, x: &[f64]) -> f64 {
+        let act: Vec<f64> = layer.w.iter().zip(x).map(|(w, x)| (w * x).sin()).collect();
+        let s = act.iter().sum::<f64>();
+        layer.cache = act;
+        s * s
+    }
+}
+
+fn append_value(h0: &[f64], x: &[f64]) -> f64 {
+    let mut h = h0.to_vec();
+    append(&mut h, x)
+}
+
+fn main() {
+    let mut c = Checker::new("escaping_vecs");
+    let mut rng = Lcg(5);
+    for (n0, n) in [(0usize, 3usize), (2, 5), (7, 9)] {
+        let h0 = rng.vec(n0);
+        let x = rng.vec(n);
+        // Room reserved up front (no reallocation of the old contents), or grown from empty.
+        let mut hist = Vec::with_capacity(if n0 > 0 { n0 + n } else { 0 });
+        hist.extend_from_slice(&h0);
+        let mut dhist = Vec::with_capacity(if n0 > 0 { n0 + n } else { 0 });
+        dhist.resize(n0, 0.0);
+        let mut dx = vec![0.0; n];
+        let value = d_append(&mut hist, &mut dhist, &x, &mut dx, 1.0);
+        c.close(&format!("n0={n0} value"), value, append_value(&h0, &x), 1e-12);
+        c.close(&format!("n0={n0} grown length"), hist.len() as f64, (n0 + n) as f64, 0.0);
+        let fdx = fd_grad(|x: &[f64]| append_value(&h0, x), &x, 1e-6);
+        c.close_all(&format!("n0={n0} d/dx"), &dx, &fdx, 1e-6);
+        let fdh = fd_grad(|h: &[f64]| append_value(h, &x), &h0, 1e-6);
+        c.close_all(&format!("n0={n0} d/dhist (old part)"), &dhist[..n0], &fdh, 1e-6);
+        // The appended part's shadow is the caller's now: it is writable and keeps its values.
+        for (k, d) in dhist.iter_mut().enumerate() {
+            *d = k as f64;
+        }
+        let kept: f64 = dhist.iter().sum();
+        c.close(&format!("n0={n0} shadow kept"), kept, ((n0 + n) * (n0 + n - 1) / 2) as f64, 0.0);
+    }
+
+    let n = 6;
+    let x = rng.vec(n);
+    let mut layers = Vec::new();
+    let mut shadows = Vec::new();
+    for call in 0..2 {
+        let w = rng.vec(n);
+        let mut layer = Layer { w: w.clone(), cache: vec![9.0; 2] };
+        let mut dlayer = Layer { w: vec![0.0; n], cache: vec![0.0; 2] };
+        let mut dx = vec![0.0; n];
+        let value = d_forward(&mut layer, &mut dlayer, &x, &mut dx, 1.0);
+        let f = |w: &[f64], x: &[f64]| {
+            let mut l = Layer { w: w.to_vec(), cache: Vec::new() };
+            forward(&mut l, x)
+        };
+        c.close(&format!("call {call} value"), value, f(&w, &x), 1e-12);
+        c.close_all(&format!("call {call} d/dw"), &dlayer.w, &fd_grad(|w: &[f64]| f(w, &x), &w, 1e-6), 1e-6);
+        c.close_all(&format!("call {call} d/dx"), &dx, &fd_grad(|x: &[f64]| f(&w, x), &x, 1e-6), 1e-6);
+        // The escaped shadow block is the caller's: writable, and kept (the shadow Vec's length
+        // field is the old cache's, so the block is reached through its pointer).
+        let sh = dlayer.cache.as_mut_ptr();
+        for k in 0..n {
+            unsafe { *sh.add(k) = (call + 1) as f64 };
+        }
+        layers.push(layer);
+        shadows.push(dlayer);
+    }
+    // Both calls' escaped shadow buffers are distinct and keep what the caller wrote.
+    c.close("distinct shadow caches", (shadows[0].cache.as_ptr() != shadows[1].cache.as_ptr()) as i32 as f64, 1.0, 0.0);
+    let kept = |l: &Layer| (0..n).map(|k| unsafe { *l.cache.as_ptr().add(k) }).sum::<f64>();
+    c.close("first shadow cache kept", kept(&shadows[0]), n as f64, 0.0);
+    c.close("second shadow cache kept", kept(&shadows[1]), 2.0 * n as f64, 0.0);
+    drop(layers);
+    drop(shadows);
+    c.finish()
+}
