@@ -396,7 +396,9 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
     Value *V = SI->getValueOperand(), *P = SI->getPointerOperand();
     Type *T = V->getType();
     bool Carries = carriesDerivative(T) || T->isPtrOrPtrVectorTy();
-    if (NoNeedArgs.count(underlyingArg(P)))
+    Value *PrimalV = cast<StoreInst>(C)->getValueOperand();
+    bool NoNeed = NoNeedArgs.count(underlyingArg(P));
+    if (NoNeed)
       C->eraseFromParent(); // enzyme_dupnoneed: the primal result is not wanted
     if (T->isIntOrIntVectorTy() && active(P)) {
       // Moved float bytes carry their tangent's bytes; any other integer overwriting float data
@@ -408,8 +410,15 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
                "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
           return;
         }
-      if (!Moved && !accessLayout(E.module().getDataLayout(), P).Floats.size())
+      if (!Moved && !accessLayout(E.module().getDataLayout(), P).Floats.size()) {
+        // A computed integer where no float lives (a Vec's new length, a counter): the shadow
+        // object keeps the primal's value, as in reverse mode. Not a loaded integer, which may
+        // be an address.
+        if (!NoNeed && !isa<LoadInst>(V) && !storedPointerBits(V))
+          for (unsigned l = 0; l < W; ++l)
+            B.CreateAlignedStore(PrimalV, guard(B, P, l, T, true), SI->getAlign());
         return;
+      }
       for (unsigned l = 0; l < W; ++l)
         B.CreateAlignedStore(Moved ? lane(V, l) : Constant::getNullValue(T), guard(B, P, l, T, true), SI->getAlign());
       return;

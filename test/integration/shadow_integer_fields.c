@@ -45,5 +45,6 @@ int main(void) {
   for (int k = 0; k < 3; k++) data[k] = h0[k];
   double t = __enzyme_fwddiff((void *)append, enzyme_dup, &b2, &db2, enzyme_dup, x, xv, enzyme_const, n);
   CHECK_CLOSE(t, check_dot(dx, xv, n), 1e-10, "forward vs reverse");
+  CHECK_TRUE(db2.len == 8, "forward: tangent length %ld follows the primal's", db2.len);
   return check_report();
 }
