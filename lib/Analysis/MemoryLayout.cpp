@@ -49,6 +49,7 @@ void MemoryLayout::merge(const MemoryLayout &O) {
     addField(Off, T);
   Complete &= O.Complete;
   Pointers |= O.Pointers;
+  AddressIntegers |= O.AddressIntegers;
   PointerAtUnknownOffset |= O.PointerAtUnknownOffset;
   SeenInCallee |= O.SeenInCallee;
   FromCallees |= O.FromCallees;
@@ -286,6 +287,7 @@ static void addCallerViews(const DataLayout &DL, MemoryLayout &L, const Argument
     return;
   MemoryLayout &Callers = V.L;
   L.Pointers |= Callers.Pointers;
+  L.AddressIntegers |= Callers.AddressIntegers;
   L.Floats.insert(Callers.Floats.begin(), Callers.Floats.end());
   if (V.Conflict || !Start) {
     L.Complete = false; // kinds are known, offsets are not
@@ -323,6 +325,7 @@ static void addCalleeView(const DataLayout &DL, MemoryLayout &L, const Argument 
   L.FromCallees = true;
   L.HiddenUse |= C.HiddenUse;
   L.Pointers |= C.Pointers;
+  L.AddressIntegers |= C.AddressIntegers;
   L.PointerAtUnknownOffset |= C.PointerAtUnknownOffset;
   L.CopiedInto |= C.CopiedInto;
   L.Floats.insert(C.Floats.begin(), C.Floats.end());
@@ -430,8 +433,11 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
           Work.push_back({I, std::nullopt});
       } else if (auto *LI = dyn_cast<LoadInst>(I)) {
         // Integers that are a pointer's bits (an address kept as uintptr_t) are pointers here.
+        L.AddressIntegers |= loadsPointerBits(LI);
         note(DL, L, loadsPointerBits(LI) ? PointerType::get(LI->getContext(), 0) : LI->getType(), Off);
       } else if (auto *SI = dyn_cast<StoreInst>(I)) {
+        if (SI->getPointerOperand() == U.get())
+          L.AddressIntegers |= storedPointerBits(SI->getValueOperand()) != nullptr;
         if (SI->getPointerOperand() == U.get())
           note(DL, L,
                storedPointerBits(SI->getValueOperand()) ? PointerType::get(SI->getContext(), 0)

@@ -21,6 +21,9 @@ struct MemoryLayout {
   std::map<int64_t, llvm::Type *> Fields;
   bool Complete = true;  ///< every access through the object was at a constant offset
   bool Pointers = false; ///< some access reads or writes a pointer
+  /// Some access reads or writes an address kept as an integer (a uintptr_t table): counted in
+  /// Pointers too, and told apart for integer stores, which must not put an address there.
+  bool AddressIntegers = false;
   llvm::SmallPtrSet<llvm::Type *, 2> Floats; ///< float scalar types accessed, at any offset
   /// What Complete=false leaves open, for bytesHoldNoData: a pointer accessed at an unknown
   /// offset, the object passed to a function with a body (its accesses are not walked), bytes

@@ -129,7 +129,7 @@ struct RestorePointerPhisPass : PassInfoMixin<RestorePointerPhisPass> {
 /// (`std::forward`'s result, inlined at -O0) now use them directly.
 struct MarkIntegerMembersPass : PassInfoMixin<MarkIntegerMembersPass> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
-    markIntegerMemberLoads(F);
+    markIntegerMembers(F);
     return PreservedAnalyses::all();
   }
 };

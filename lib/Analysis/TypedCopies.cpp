@@ -12,6 +12,7 @@ using namespace llvm;
 namespace synthase {
 
 static constexpr const char *NoDerivativeKind = "synthase.no_derivative_data";
+static constexpr const char *IntegerMemberStoreKind = "synthase.integer_member_store";
 static constexpr uint64_t MaxExpandedBytes = 512;
 
 bool copiesNoDerivativeData(const MemIntrinsic *MI) { return MI->getMetadata(NoDerivativeKind) != nullptr; }
@@ -136,9 +137,10 @@ static bool loadsIntegerMember(const LoadInst *L) {
   return L->getType()->isIntegerTy() && addressesIntegerMember(L->getPointerOperand(), L->getType(), Seen);
 }
 
-bool tbaaReadsInteger(const LoadInst *L) {
-  auto *Tag = L->getMetadata(LLVMContext::MD_tbaa);
-  if (!L->getType()->isIntegerTy() || !Tag || Tag->getNumOperands() < 3)
+/// Whether the front end's type-based alias tag on I names an integer type.
+static bool tbaaAccessesInteger(const Instruction *I, Type *T) {
+  auto *Tag = I->getMetadata(LLVMContext::MD_tbaa);
+  if (!T->isIntegerTy() || !Tag || Tag->getNumOperands() < 3)
     return false;
   auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));
   auto *Name = Access && Access->getNumOperands() ? dyn_cast<MDString>(Access->getOperand(0)) : nullptr;
@@ -150,10 +152,21 @@ bool tbaaReadsInteger(const LoadInst *L) {
                      .Default(false);
 }
 
-void markIntegerMemberLoads(Function &F) {
-  for (Instruction &I : instructions(F))
+bool tbaaReadsInteger(const LoadInst *L) { return tbaaAccessesInteger(L, L->getType()); }
+
+bool storesIntegerField(const StoreInst *S) {
+  return S->getMetadata(IntegerMemberStoreKind) || tbaaAccessesInteger(S, S->getValueOperand()->getType());
+}
+
+void markIntegerMembers(Function &F) {
+  for (Instruction &I : instructions(F)) {
+    SmallPtrSet<const Value *, 8> Seen;
     if (auto *L = dyn_cast<LoadInst>(&I); L && loadsIntegerMember(L))
       L->setMetadata(NoDerivativeKind, MDNode::get(F.getContext(), {}));
+    else if (auto *S = dyn_cast<StoreInst>(&I); S && S->getValueOperand()->getType()->isIntegerTy() &&
+                                                addressesIntegerMember(S->getPointerOperand(), S->getValueOperand()->getType(), Seen))
+      S->setMetadata(IntegerMemberStoreKind, MDNode::get(F.getContext(), {}));
+  }
 }
 
 } // namespace synthase

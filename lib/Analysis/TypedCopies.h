@@ -13,8 +13,13 @@ namespace synthase {
 void expandTypedCopies(llvm::Function &F);
 
 /// Marks F's loads of integer struct members through member GEPs (`q->id = p->id` beside a
-/// double) as moving no derivative data, before simplification turns those GEPs into byte offsets.
-void markIntegerMemberLoads(llvm::Function &F);
+/// double) as moving no derivative data, and its stores to such members as integer-field stores
+/// (storesIntegerField), before simplification turns those GEPs into byte offsets.
+void markIntegerMembers(llvm::Function &F);
+
+/// Whether S writes an integer field: a struct member the front end typed as an integer (marked
+/// by markIntegerMembers) or a store whose type-based alias tag names an integer type.
+bool storesIntegerField(const llvm::StoreInst *S);
 
 /// Whether the front end's type-based alias tag says L reads an integer type (`int`, `long`, ...;
 /// not a character type): clang's evidence, at -O1 and above, that the bytes are not a float's.
@@ -23,7 +28,7 @@ bool tbaaReadsInteger(const llvm::LoadInst *L);
 /// True for a copy expandTypedCopies made of bytes that hold no float and no pointer.
 bool copiesNoDerivativeData(const llvm::MemIntrinsic *MI);
 /// True for an integer load or store expandTypedCopies made of such bytes (a small gap), or a
-/// load markIntegerMemberLoads marked.
+/// load markIntegerMembers marked.
 bool movesNoDerivativeData(const llvm::Instruction *I);
 
 } // namespace synthase

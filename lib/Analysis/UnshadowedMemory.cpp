@@ -8,6 +8,7 @@
 #include "Rules/Rules.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "Analysis/MemoryLayout.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -363,16 +364,25 @@ LoadInst *loadedPointerBits(const IntToPtrInst *I) {
   return DL.getTypeSizeInBits(L->getType()) == DL.getTypeSizeInBits(I->getType()) ? L : nullptr;
 }
 
-const Value *pointerBitsIn(const Value *V, function_ref<bool(const Value *)> Shadowed) {
+/// Walks the integer values V is computed from through arithmetic, casts, phis and selects (at
+/// most 64). Leaf decides each one: true ends the walk with it, false stops there, nullopt goes on
+/// into its operands. Returns the value Leaf accepted, or null; Truncated says the walk gave up.
+static const Value *findInIntegerSources(const Value *V, function_ref<std::optional<bool>(const Value *)> Leaf,
+                                         bool *Truncated = nullptr) {
   SmallVector<const Value *, 8> Work{V};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty()) {
     const Value *X = Work.pop_back_val();
-    if (!Seen.insert(X).second || Seen.size() > 64)
+    if (!Seen.insert(X).second)
       continue;
-    if (auto *P = dyn_cast<PtrToIntOperator>(X)) {
-      if (Shadowed(P->getPointerOperand()))
-        return P->getPointerOperand();
+    if (Seen.size() > 64) {
+      if (Truncated)
+        *Truncated = true;
+      return nullptr;
+    }
+    if (std::optional<bool> R = Leaf(X)) {
+      if (*R)
+        return X;
       continue;
     }
     unsigned Op = Operator::getOpcode(X); // instructions and constant expressions alike
@@ -384,6 +394,51 @@ const Value *pointerBitsIn(const Value *V, function_ref<bool(const Value *)> Sha
         Work.push_back(U.get());
   }
   return nullptr;
+}
+
+const Value *pointerBitsIn(const Value *V, function_ref<bool(const Value *)> Shadowed) {
+  const Value *Found = findInIntegerSources(V, [&](const Value *X) -> std::optional<bool> {
+    if (auto *P = dyn_cast<PtrToIntOperator>(X))
+      return Shadowed(P->getPointerOperand());
+    return std::nullopt;
+  });
+  return Found ? cast<PtrToIntOperator>(Found)->getPointerOperand() : nullptr;
+}
+
+/// Whether A and B are the same address: one base and one constant offset.
+static bool sameLocation(const Value *A, const Value *B) {
+  const DataLayout *DL = nullptr;
+  if (auto *I = dyn_cast<Instruction>(A))
+    DL = &I->getDataLayout();
+  else if (auto *I = dyn_cast<Instruction>(B))
+    DL = &I->getDataLayout();
+  if (!DL)
+    return A == B;
+  int64_t OA = 0, OB = 0;
+  const Value *BA = GetPointerBaseWithConstantOffset(A, OA, *DL);
+  const Value *BB = GetPointerBaseWithConstantOffset(B, OB, *DL);
+  return BA == BB && OA == OB;
+}
+
+bool storesRebuiltAddress(const StoreInst *SI, const MemoryLayout &Dest) {
+  const Value *V = SI->getValueOperand();
+  return Dest.AddressIntegers && V->getType()->isIntOrIntVectorTy() && !isa<Constant>(V) && !isa<LoadInst>(V) &&
+         !storedPointerBits(V);
+}
+
+bool mayCarryAddress(const Value *V, const Value *Dest) {
+  bool Truncated = false;
+  const Value *Found = findInIntegerSources(
+      V,
+      [&](const Value *X) -> std::optional<bool> {
+        if (isa<PtrToIntOperator>(X))
+          return true;
+        if (auto *L = dyn_cast<LoadInst>(X))
+          return loadsPointerBits(L) || !sameLocation(L->getPointerOperand(), Dest);
+        return std::nullopt;
+      },
+      &Truncated);
+  return Found || Truncated;
 }
 
 const LoadInst *maskedPointerBits(const IntToPtrInst *I) {

@@ -81,6 +81,7 @@ llvm::Value *intToPtrShadow(llvm::IRBuilder<> &B, const llvm::IntToPtrInst *I, l
 } // namespace synthase
 
 namespace synthase {
+struct MemoryLayout;
 /// For an integer stored to memory: the pointer whose bits it is (`ptrtoint p` at the pointer's
 /// full width), or null. SROA stores a pointer field this way when the same bytes are also used as
 /// an integer; the stored bytes are a pointer, so its shadow goes into the shadow memory too.
@@ -97,6 +98,17 @@ bool loadsPointerBits(const llvm::LoadInst *L);
 /// Such an integer stands for derivative memory: kept in memory, it must keep its shadow, and
 /// turned back into a pointer, it must get one or be refused.
 const llvm::Value *pointerBitsIn(const llvm::Value *V, llvm::function_ref<bool(const llvm::Value *)> Shadowed);
+/// Whether integer V, stored at Dest, may carry an address: its arithmetic reaches a `ptrtoint`,
+/// a load whose value becomes a pointer, or a load of any other location than Dest (`t[i] =
+/// t[i-1] + 8` in a table of addresses). An update in place (`n += 1`, `len = len + k`) and values
+/// computed without loads cannot. Only those are kept in step in a shadow object: an address
+/// copied there would make the shadow alias the primal.
+bool mayCarryAddress(const llvm::Value *V, const llvm::Value *Dest);
+/// An integer store into memory that holds addresses as integers (a uintptr_t table) whose
+/// value is neither a pointer's bits, a copy of such an integer, nor a constant: an address made
+/// by integer arithmetic on another kept address (`t[i] = t[i-1] + 8`). Its shadow cannot follow
+/// (refuseRebuiltAddress); the table's shadow would hold garbage.
+bool storesRebuiltAddress(const llvm::StoreInst *SI, const MemoryLayout &Dest);
 /// For `inttoptr` of a pointer-width integer loaded from memory and then only combined with
 /// constants (`t[i] & ~7`, a tag masked off an address kept in a table): that load, else null.
 /// Its shadow cannot be read beside it as loadedPointerBits' can.

@@ -1,6 +1,7 @@
 // Forward mode: the tangent function carries, next to every primal value, its tangent in each lane
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
+#include "Analysis/TypedCopies.h"
 #include "Analysis/FloatFreeMemory.h"
 #include "Forward/StringShadows.h"
 #include "Analysis/Activity.h"
@@ -401,6 +402,12 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
     if (NoNeed)
       C->eraseFromParent(); // enzyme_dupnoneed: the primal result is not wanted
     if (T->isIntOrIntVectorTy() && active(P)) {
+      MemoryLayout Dest = accessLayout(E.module().getDataLayout(), P);
+      if (storesRebuiltAddress(SI, Dest)) {
+        refuseRebuiltAddress(Sig.Fn, SI);
+        Failed = true;
+        return;
+      }
       // Moved float bytes carry their tangent's bytes; any other integer overwriting float data
       // ends its tangent.
       bool Moved = active(V);
@@ -410,11 +417,10 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
                "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
           return;
         }
-      if (!Moved && !accessLayout(E.module().getDataLayout(), P).Floats.size()) {
-        // A computed integer where no float lives (a Vec's new length, a counter): the shadow
-        // object keeps the primal's value, as in reverse mode. Not a loaded integer, which may
-        // be an address.
-        if (!NoNeed && !isa<LoadInst>(V) && !storedPointerBits(V))
+      if (!Moved && (storesIntegerField(SI) || Dest.Floats.empty())) {
+        // A computed integer where no float lives or into a field typed as an integer (a Vec's
+        // new length, a counter): the shadow object keeps the primal's value, as in reverse mode.
+        if (!NoNeed && !Dest.AddressIntegers && !mayCarryAddress(V, P))
           for (unsigned l = 0; l < W; ++l)
             B.CreateAlignedStore(PrimalV, guard(B, P, l, T, true), SI->getAlign());
         return;

@@ -328,6 +328,12 @@ void GradientGen::classifyIntegerStores() {
       auto *L = dyn_cast<LoadInst>(V);
       bool FromShadowed = L && shadowed(L->getPointerOperand());
       MemoryLayout Lay = FromShadowed ? moveLayout(DL, L) : accessLayout(DL, SI->getPointerOperand());
+      if (storesRebuiltAddress(SI, Lay)) {
+        if (Lane == 0)
+          refuseRebuiltAddress(Sig.Fn, SI);
+        Failed = true;
+        continue;
+      }
       if (movesNoDerivativeData(SI) || (L && movesNoDerivativeData(L)))
         continue;
       uint64_t Bytes = DL.getTypeStoreSize(V->getType());
@@ -357,12 +363,13 @@ void GradientGen::classifyIntegerStores() {
                                                   : nullptr) {
         fail(const_cast<Instruction *>(Bits), "float bits changed by integer arithmetic are stored as float data",
              "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
-      } else if (Floats) {
+      } else if (Floats && !storesIntegerField(SI)) {
         IntOverwrites.insert(SI);
-      } else if (!Floats && (!K || !Pointers) && !isa<LoadInst>(V) && !Act.IntMoves.count(V) && !storedPointerBits(V)) {
-        // A computed integer (a Vec's new length, a count) stored where no float lives: the
-        // shadow keeps the primal's value, so the caller's shadow object stays well formed. Not
-        // a loaded integer, which might be an address, and not bytes that hold a float.
+      } else if ((!K || !Pointers) && !Lay.AddressIntegers && !Act.IntMoves.count(V) &&
+                 !mayCarryAddress(V, SI->getPointerOperand())) {
+        // A computed integer (a Vec's new length, a count) stored where no float lives, or into
+        // a field typed as an integer: the shadow keeps the primal's value, so the caller's
+        // shadow object stays well formed.
         IntegerMirrors.insert(SI);
       }
     }

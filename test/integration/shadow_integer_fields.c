@@ -1,10 +1,13 @@
 // Integer fields of a shadowed object that the differentiated function writes (a buffer's
 // length, a counter): the shadow object keeps the primal's values, so a caller that walks its
-// shadow by its own length sees every adjoint (Rust's Vec and C's {ptr, len} buffers). The
-// gradient itself is checked against central differences.
+// shadow by its own length sees every adjoint (Rust's Vec and C's {ptr, len} buffers), also
+// when the count sits beside the doubles in one struct (it was zeroed as if it overwrote float
+// data). Gradients against central differences and the analytic form; forward mode (width 1 and
+// 2) against reverse.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cc -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
+// RUN: %synthase-cc -O2 -flto -I%inputs %s -o %tl -lm && %tl
 #include "check.h"
 
 #define CAP 16
@@ -18,6 +21,44 @@ __attribute__((noinline)) static double append(Buf *b, const double *x, int n) {
   double s = 0;
   for (long k = 0; k < b->len; k++) s += b->data[k] * b->data[k];
   return s;
+}
+
+typedef struct { double buf[CAP]; size_t n; unsigned calls; _Bool dirty; } Inline;
+
+// Records sin(x_i) * (n + 1) for each x_i into the struct's own array.
+__attribute__((noinline)) static double record(Inline *h, const double *x, int m) {
+  for (int i = 0; i < m; i++) {
+    h->buf[h->n] = sin(x[i]) * (double)(h->n + 1);
+    h->n += 1;
+  }
+  h->calls++;
+  h->dirty = 1;
+  double s = 0;
+  for (size_t k = 0; k < h->n; k++) s += h->buf[k] * h->buf[k];
+  return s;
+}
+
+typedef struct { double d[2]; } Pair;
+Pair __enzyme_fwddiff_pair(void *, ...) __asm__("__enzyme_fwddiff");
+
+static void check_inline(const double *x) {
+  Inline h = {{1.0, 2.0}, 2, 0, 0}, dh = {{0}, 2, 0, 0};
+  double dx[3] = {0};
+  __enzyme_autodiff((void *)record, enzyme_dup, &h, &dh, enzyme_dup, x, dx, enzyme_const, 3);
+  CHECK_TRUE(dh.n == 5 && dh.calls == 1 && dh.dirty, "inline: shadow n=%zu calls=%u dirty=%d", dh.n, dh.calls, dh.dirty);
+  CHECK_CLOSE(dh.buf[0], 2.0, 1e-12, "inline: d/dbuf[0]");
+  CHECK_CLOSE(dh.buf[1], 4.0, 1e-12, "inline: d/dbuf[1]");
+  for (int i = 0; i < 3; i++) {
+    double k = 3 + i; // the factor of x_i's entry
+    CHECK_CLOSE(dx[i], 2 * sin(x[i]) * cos(x[i]) * k * k, 1e-12, "inline: d/dx[%d]", i);
+  }
+  Inline h2 = {{1.0, 2.0}, 2, 0, 0}, a = {{0}, 2, 0, 0}, b = {{0}, 2, 0, 0};
+  double v0[3] = {1, 0, 0}, v1[3] = {0, 1, 0};
+  Pair t = __enzyme_fwddiff_pair((void *)record, enzyme_width, 2, enzyme_dup, &h2, &a, &b, enzyme_dup, x, v0, v1,
+                                 enzyme_const, 3);
+  CHECK_TRUE(a.n == 5 && b.n == 5 && a.calls == 1 && b.dirty, "inline: tangent lanes n=%zu,%zu", a.n, b.n);
+  CHECK_CLOSE(t.d[0], dx[0], 1e-12, "inline: forward lane 0 vs reverse");
+  CHECK_CLOSE(t.d[1], dx[1], 1e-12, "inline: forward lane 1 vs reverse");
 }
 
 static double h0[3] = {0.3, -0.7, 0.2};
@@ -46,5 +87,6 @@ int main(void) {
   double t = __enzyme_fwddiff((void *)append, enzyme_dup, &b2, &db2, enzyme_dup, x, xv, enzyme_const, n);
   CHECK_CLOSE(t, check_dot(dx, xv, n), 1e-10, "forward vs reverse");
   CHECK_TRUE(db2.len == 8, "forward: tangent length %ld follows the primal's", db2.len);
+  check_inline(x);
   return check_report();
 }
