@@ -1,6 +1,8 @@
 #include "Analysis/InertMemory.h"
 #include "Analysis/UnshadowedMemory.h"
 #include "Analysis/UserAnnotations.h"
+#include "Engine/Engine.h"
+#include "Engine/FunctionShadows.h"
 #include "Rules/Allocators.h"
 #include "Rules/CustomDerivatives.h"
 #include "Rules/Rules.h"
@@ -35,6 +37,7 @@ struct Walk {
   SmallVector<std::pair<MemTransferInst *, unsigned>, 8> Copies;
   SmallVector<std::tuple<CallBase *, unsigned, unsigned>, 8> Calls;
   SmallVector<Instruction *, 8> Merges;
+  SmallVector<std::pair<CallBase *, unsigned>, 4> Virtuals;
 
   explicit Walk(const SmallPtrSetImpl<const BasicBlock *> &L) : Live(L) {}
 
@@ -149,6 +152,14 @@ struct Walk {
         std::optional<Allocator> A = allocatorFor(F);
         if (!CB->isArgOperand(&U) || CB->hasOperandBundles()) {
           escape(G);
+        } else if (isInactiveCallee(F)) {
+          // Runs as primal code only and writes nothing with a derivative (a stream or string
+          // member, printf): what it keeps of the address stays in library objects. A pointer
+          // it returns may be this one (`os << x` returns os), and is followed like it.
+          if (CB->getType()->isPointerTy())
+            derive(CB, G);
+        } else if (isIndirectTrampoline(F) && U.getOperandNo() > 0) {
+          Virtuals.push_back({CB, G}); // decided once the whole group is known
         } else if (A) {
           if (A->Role != AllocRole::Free)
             escape(G);
@@ -166,6 +177,21 @@ struct Walk {
     }
   }
 };
+/// The function pointer CB calls through is an entry of the vtable of an object of group R:
+/// `load (gep? (load p))` with p in the group.
+bool ownVtableEntry(CallBase *CB, Walk &W, unsigned R) {
+  auto *Entry = dyn_cast<LoadInst>(CB->getArgOperand(0));
+  if (!Entry)
+    return false;
+  Value *Slot = Entry->getPointerOperand();
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(Slot))
+    Slot = GEP->getPointerOperand();
+  auto *Vtable = dyn_cast<LoadInst>(Slot);
+  if (!Vtable)
+    return false;
+  auto It = W.Owner.find(Vtable->getPointerOperand());
+  return It != W.Owner.end() && W.find(It->second) == R;
+}
 } // namespace
 
 InertCandidates findInertCandidates(Function &F, const SmallPtrSetImpl<const BasicBlock *> &Live, Argument *ExtraRoot) {
@@ -201,6 +227,19 @@ InertCandidates findInertCandidates(Function &F, const SmallPtrSetImpl<const Bas
         W.escape(G);
     }
   }
+  // A virtual call on the object (a `delete` through its vtable) keeps it inert when only
+  // inactive library code wrote it, vtable included: no store puts a pointer into it and no
+  // function with a body is handed it (a user's constructor would set a user's vtable).
+  for (auto [CB, K] : W.Virtuals) {
+    unsigned R = W.find(K);
+    bool Called = any_of(W.Calls, [&](auto &E) { return W.find(std::get<2>(E)) == R; });
+    bool Copied = any_of(W.Copies, [&](auto &E) { return W.find(E.second) == R; });
+    bool PointerStored = any_of(W.Stores, [&](auto &E) {
+      return W.find(E.second) == R && E.first->getValueOperand()->getType()->isPtrOrPtrVectorTy();
+    });
+    if (Called || Copied || PointerStored || !ownVtableEntry(CB, W, R))
+      W.escape(R);
+  }
   InertCandidates C;
   DenseMap<unsigned, unsigned> Index;
   auto groupOf = [&](unsigned K) -> InertCandidates::Group * {
@@ -233,6 +272,14 @@ InertCandidates findInertCandidates(Function &F, const SmallPtrSetImpl<const Bas
       std::swap(*G, C.Groups.back());
   }
   return C;
+}
+
+SmallPtrSet<const Value *, 8> libraryObjects(Function &F, const SmallPtrSetImpl<const BasicBlock *> &Live) {
+  SmallPtrSet<const Value *, 8> S;
+  for (const InertCandidates::Group &G : findInertCandidates(F, Live).Groups)
+    if (G.Stores.empty() && G.Copies.empty() && G.Calls.empty())
+      S.insert(G.Roots.begin(), G.Roots.end());
+  return S;
 }
 
 } // namespace synthase

@@ -40,4 +40,10 @@ struct InertCandidates {
 InertCandidates findInertCandidates(llvm::Function &F, const llvm::SmallPtrSetImpl<const llvm::BasicBlock *> &Live,
                                     llvm::Argument *ExtraRoot = nullptr);
 
+/// F's allocations that only inactive library code writes (an std::filebuf made with new and
+/// deleted through its vtable): no store, copy or differentiated call reaches them. Their
+/// virtual calls run the library's members, which carry no derivative.
+llvm::SmallPtrSet<const llvm::Value *, 8> libraryObjects(llvm::Function &F,
+                                                        const llvm::SmallPtrSetImpl<const llvm::BasicBlock *> &Live);
+
 } // namespace synthase

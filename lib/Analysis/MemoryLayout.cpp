@@ -2,6 +2,8 @@
 #include "Analysis/TypedCopies.h"
 #include "Analysis/Preprocess.h"
 #include "Analysis/UnshadowedMemory.h"
+#include "Analysis/UserAnnotations.h"
+#include "Engine/Engine.h"
 #include "Rules/Allocators.h"
 #include "Rules/Rules.h"
 #include "llvm/ADT/SmallVector.h"
@@ -481,13 +483,46 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
   return L;
 }
 
+/// Only inactive library code sees the local object Base besides plain accesses: the functions
+/// with a body it is handed to are inactive (a std::string's members from -O1 on), and the bytes
+/// copied into it come from what such a function returned (another string's characters).
+static bool onlyLibraryCodeFills(const Value *Base) {
+  SmallVector<const Value *, 8> Work{Base};
+  SmallPtrSet<const Value *, 16> Seen{Base};
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    for (const Use &U : P->uses()) {
+      const User *Us = U.getUser();
+      if (isa<GetElementPtrInst>(Us) || isa<BitCastInst>(Us)) {
+        if (Seen.insert(Us).second)
+          Work.push_back(Us);
+      } else if (auto *MT = dyn_cast<MemTransferInst>(Us)) {
+        if (MT->getRawDest() != U.get())
+          continue;
+        const Value *From = getUnderlyingObject(MT->getSource(), 12);
+        auto *G = dyn_cast<GlobalVariable>(From);
+        auto *CB = dyn_cast<CallBase>(From);
+        if (!(G && G->isConstant() && !holdsFloatsOrPointers(G->getValueType())) && !(CB && isInactiveCallee(CB->getCalledFunction())))
+          return false;
+      } else if (auto *CB = dyn_cast<CallBase>(Us); CB && !isa<IntrinsicInst>(CB)) {
+        const Function *G = CB->getCalledFunction();
+        if (!G || (!G->isDeclaration() && !isInactiveFunction(G)))
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
 bool bytesHoldNoData(const DataLayout &DL, const Value *Ptr) {
   APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
   if (!isa<AllocaInst>(Base) || getUnderlyingObject(Ptr, 12) != Base)
     return false;
   MemoryLayout L = accessLayout(DL, Ptr);
-  if (!L.Floats.empty() || L.PointerAtUnknownOffset || L.SeenInCallee || L.CopiedInto)
+  if (!L.Floats.empty() || L.PointerAtUnknownOffset)
+    return false;
+  if ((L.SeenInCallee || L.CopiedInto) && !onlyLibraryCodeFills(Base))
     return false;
   for (auto &[At, T] : L.Fields)
     if (T->isPointerTy() && At + (int64_t)DL.getTypeStoreSize(T) > 0)

@@ -97,7 +97,8 @@ void settleAtCopy(const llvm::DataLayout &DL, MemoryLayout &L, const llvm::Value
 /// Whether the bytes from Ptr to the end of its object hold neither floats nor pointers as far
 /// as the function shows: Ptr is at a constant offset in a local variable that is never accessed
 /// as a float, whose pointer fields (accessed or stated by its type) all lie before Ptr, that no
-/// function with a body sees and that takes bytes only from constants of integers. A copy of
+/// function with a body sees but inactive library code (std::string's members) and that takes
+/// bytes only from constants of integers or from what such library code returns. A copy of
 /// run-time length out of it (a std::string's characters moved into a hash-table node that also
 /// holds a double) moves no derivative and no pointer.
 bool bytesHoldNoData(const llvm::DataLayout &DL, const llvm::Value *Ptr);

@@ -11,7 +11,8 @@ namespace synthase::bridge {
 
 class DiagnosticCapture {
 public:
-  explicit DiagnosticCapture(llvm::LLVMContext &Ctx);
+  /// With DropWarnings, warnings are dropped too (they concern code that may never run).
+  explicit DiagnosticCapture(llvm::LLVMContext &Ctx, bool DropWarnings = false);
   ~DiagnosticCapture();
   DiagnosticCapture(const DiagnosticCapture &) = delete;
   DiagnosticCapture &operator=(const DiagnosticCapture &) = delete;

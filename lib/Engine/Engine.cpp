@@ -3,6 +3,7 @@
 #include "Rules/OpenMP.h"
 #include "Rules/MPI.h"
 #include "Analysis/UserAnnotations.h"
+#include "Rules/CustomDerivatives.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -125,6 +126,16 @@ bool isKnownInactiveCallee(StringRef N) {
       // that grows a block is itself differentiable (rev over rev).
       .Cases({"malloc_usable_size"}, true)
       .Default(isInactiveLibraryCall(N) || isInactiveOpenMPCall(N) || isInactiveMPICall(N));
+}
+
+bool isInactiveCallee(const Function *G) {
+  return G && (isInactiveFunction(G) || (G->isDeclaration() && isKnownInactiveCallee(G->getName())));
+}
+
+void markInactiveLibraryDefinitions(Module &M) {
+  for (Function &F : M)
+    if (!F.isDeclaration() && !hasCustomDerivative(&F) && isKnownInactiveCallee(F.getName()))
+      F.addFnAttr(AttrInactive);
 }
 
 } // namespace synthase

@@ -164,5 +164,11 @@ private:
 
 /// Kinds of external callee the engine knows to carry no derivative (I/O, clocks, RNG, aborts).
 bool isKnownInactiveCallee(llvm::StringRef Name);
+/// Those callees, where the module has their bodies (std::endl, the stream and string members
+/// available to the optimizer from -O1 on), are declared inactive: their bodies reach virtual
+/// calls into the library and were refused, and what they do is the same with or without one.
+void markInactiveLibraryDefinitions(llvm::Module &M);
+/// G runs as primal code only: declared inactive, or a bodiless callee of that list.
+bool isInactiveCallee(const llvm::Function *G);
 
 } // namespace synthase

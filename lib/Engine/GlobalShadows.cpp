@@ -59,7 +59,7 @@ static bool mayBeWritten(const Value *V) {
       continue;
     }
     if (auto *CB = dyn_cast<CallBase>(U))
-      if (Function *F = CB->getCalledFunction(); F && F->getName().starts_with("__enzyme_shadow"))
+      if (Function *F = CB->getCalledFunction(); F && F->getName().contains("__enzyme_shadow"))
         continue; // the user's query of this very shadow
     if (isa<ConstantAggregate>(U)) {
       for (const User *AU : U->users())

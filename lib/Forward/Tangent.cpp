@@ -2,6 +2,7 @@
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
 #include "Analysis/TypedCopies.h"
+#include "Analysis/InertMemory.h"
 #include "Analysis/FloatFreeMemory.h"
 #include "Forward/StringShadows.h"
 #include "Analysis/Activity.h"
@@ -50,6 +51,7 @@ private:
   DenseMap<const Value *, Lanes> Tan;
   SmallVector<std::pair<PHINode *, SmallVector<PHINode *, 4>>, 8> PendingPhis;
   SmallPtrSet<const Value *, 4> NoNeedArgs;
+  std::optional<SmallPtrSet<const Value *, 8>> LibraryObjects; // see libraryObjects, asked once
   bool readsThrough(const Argument *A);
   bool Failed = false;
 
@@ -620,13 +622,20 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
     fail(I, "invoke of a function on active data is not supported", "compile with -fno-exceptions");
     return;
   }
+  // A virtual call on a library object (its vtable set by the library) runs as it is.
+  bool Virtual = isIndirectTrampoline(Callee);
+  if (Virtual && !LibraryObjects)
+    LibraryObjects = libraryObjects(*Src, returningBlocks(*Src));
+  auto Passed = [&](Use &U) {
+    return activeArg(U.get()) && !(Virtual && U.getOperandNo() > 0 && LibraryObjects->count(getUnderlyingObject(U.get())));
+  };
   // An allocation wrapper returns a fresh block, whose tangent memory comes from its derivative.
-  bool Any = any_of(I->args(), [&](Use &U) { return activeArg(U.get()); }) || mayReturnAllocation(Callee);
+  bool Any = any_of(I->args(), Passed) || mayReturnAllocation(Callee);
   if (!Any)
     return;
   Signature CS{Callee, DiffMode::Forward, {}, W, true, carriesDerivative(I->getType()) || I->getType()->isPointerTy()};
   for (Use &U : I->args())
-    CS.Acts.push_back(activeArg(U.get()) ? ArgKind::Dup : ArgKind::Const);
+    CS.Acts.push_back(Passed(U) ? ArgKind::Dup : ArgKind::Const);
   CS.ShadowArgsMaybeNull = NullShadows && is_contained(CS.Acts, ArgKind::Dup);
   if (!checkNodeLinkCall(Sig.Fn, I, CS.Acts, /*Reverse=*/false)) {
     Failed = true;
@@ -641,7 +650,7 @@ void TangentGen::visitDefinedCall(CallBase *I, CallBase *C, Function *Callee, IR
   IRBuilder<> CBld(C);
   for (Use &U : I->args()) {
     Args.push_back(primal(U.get()));
-    if (activeArg(U.get()))
+    if (CS.Acts[U.getOperandNo()] == ArgKind::Dup)
       for (unsigned l = 0; l < W; ++l)
         Args.push_back(escaping(CBld, U.get(), l));
   }

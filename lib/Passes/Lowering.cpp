@@ -584,6 +584,7 @@ bool lowerModule(Module &M, const Options &O) {
   markNodeLinkHelpers(M);
   E.customs().read(M, O.When);
   applyUserAnnotations(M);
+  markInactiveLibraryDefinitions(M);
   bool Changed = dropTypeHints(M);
   Changed |= lowerVirtualReverse(M);
   Changed |= defineTapeRelease(M);

@@ -67,11 +67,14 @@ bool isInactiveLibraryCall(StringRef N) {
       "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
       "_ZNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE",
       "_ZNKSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE", "_ZNSs", "_ZNKSs",
+      // their allocators (construction and destruction are out of line: extern templates)
+      "_ZNSaIcE", "_ZNSaIwE",
       // locale, ios_base, basic_ios, ctype
       "_ZNSt6locale", "_ZNKSt6locale", "_ZNSt8ios_base", "_ZNKSt8ios_base", "_ZNSt9basic_ios",
       "_ZNKSt9basic_ios", "_ZNKSt5ctypeIcE", "_ZNKSt5ctypeIwE",
       // stream buffers and the stream classes' construction, state and character I/O
       "_ZNSt15basic_streambuf", "_ZNKSt15basic_streambuf", "_ZNSt13basic_filebuf",
+      "_ZNSt12__basic_file", "_ZNKSt12__basic_file", // the C file a filebuf holds
       "_ZNKSt13basic_filebuf", "_ZNSt7__cxx1115basic_stringbuf", "_ZNKSt7__cxx1115basic_stringbuf",
       "_ZNSt7__cxx1118basic_stringstream", "_ZNKSt7__cxx1118basic_stringstream",
       "_ZNSt7__cxx1119basic_istringstream", "_ZNKSt7__cxx1119basic_istringstream",
