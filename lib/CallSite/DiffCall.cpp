@@ -523,8 +523,12 @@ std::optional<DiffCall> parseDiffCall(CallBase *CB, DiffMode Mode) {
       unsigned NShadows = Vectorized ? 1 : DC.Width;
       for (unsigned L = 0; L < NShadows; ++L) {
         if (Op >= NOps)
-          return fail("missing shadow for argument " + Twine(A.getArgNo()) + " of '" +
-                      DC.Fn->getName() + "'" + (DC.Width > 1 ? " (width " + Twine(DC.Width) + ")" : Twine("")));
+          return fail("missing shadow for argument " + Twine(A.getArgNo()) + " of '" + displayName(DC.Fn->getName()) +
+                          "'" + (DC.Width > 1 ? " (width " + Twine(DC.Width) + ")" : Twine("")),
+                      A.hasByValAttr()
+                          ? "the argument is a struct passed by value (in memory): pass a second struct after it, "
+                            "which receives its gradient (reverse mode) or holds its tangent (forward mode)"
+                          : "");
         Value *S = CB->getArgOperand(Op++);
         if (!markerName(S).empty())
           return fail("marker '" + markerName(S) + "' where the shadow of argument " +
