@@ -1,5 +1,6 @@
 #include "Analysis/TypedCopies.h"
 #include "Analysis/MemoryLayout.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -19,6 +20,50 @@ bool copiesNoDerivativeData(const MemIntrinsic *MI) { return MI->getMetadata(NoD
 
 bool movesNoDerivativeData(const Instruction *I) { return I->getMetadata(NoDerivativeKind) != nullptr; }
 
+/// The float and pointer fields of a copy as clang's !tbaa.struct lists them (offset, size, tag
+/// per scalar member; integers are left out, they stay bytes), in order. Nothing when a member
+/// is not a scalar clang names (a union is listed as characters of its size) or fields overlap.
+static std::optional<SmallVector<std::pair<uint64_t, Type *>, 16>> tbaaStructFields(const MemCpyInst *MC,
+                                                                                   uint64_t Len) {
+  auto *TS = MC->getMetadata(LLVMContext::MD_tbaa_struct);
+  if (!TS || TS->getNumOperands() % 3 != 0)
+    return std::nullopt;
+  LLVMContext &C = MC->getContext();
+  SmallVector<std::pair<uint64_t, Type *>, 16> Fields;
+  uint64_t End = 0;
+  for (unsigned K = 0; K < TS->getNumOperands(); K += 3) {
+    auto *Off = mdconst::dyn_extract<ConstantInt>(TS->getOperand(K));
+    auto *Size = mdconst::dyn_extract<ConstantInt>(TS->getOperand(K + 1));
+    auto *Tag = dyn_cast<MDNode>(TS->getOperand(K + 2));
+    auto *Access = Tag && Tag->getNumOperands() >= 2 ? dyn_cast<MDNode>(Tag->getOperand(1)) : nullptr;
+    auto *Name = Access && Access->getNumOperands() ? dyn_cast<MDString>(Access->getOperand(0)) : nullptr;
+    if (!Off || !Size || !Name)
+      return std::nullopt;
+    uint64_t O = Off->getZExtValue(), S = Size->getZExtValue();
+    if (O < End || O + S > Len)
+      return std::nullopt;
+    End = O + S;
+    StringRef N = Name->getString();
+    Type *T = nullptr;
+    if (N == "double" && S == 8)
+      T = Type::getDoubleTy(C);
+    else if (N == "float" && S == 4)
+      T = Type::getFloatTy(C);
+    else if ((N == "any pointer" || N == "vtable pointer" || (N.size() > 2 && N[0] == 'p' && isDigit(N[1]))) && S == 8)
+      T = PointerType::getUnqual(C);
+    else if (StringSwitch<bool>(N)
+                 .Cases({"int", "short", "long", "long long", "bool", "_Bool", "__int128"}, true)
+                 .Cases({"wchar_t", "char8_t", "char16_t", "char32_t"}, true)
+                 .Default(false) ||
+             (N == "omnipotent char" && S == 1))
+      continue; // integer bytes: copied as they are
+    else
+      return std::nullopt;
+    Fields.push_back({O, T});
+  }
+  return Fields;
+}
+
 void expandTypedCopies(Function &F) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   SmallVector<MemCpyInst *, 8> Copies;
@@ -32,20 +77,25 @@ void expandTypedCopies(Function &F) {
     MemoryLayout L = accessLayout(DL, MC->getDest());
     L.merge(accessLayout(DL, MC->getSource()));
     settleAtCopy(DL, L, MC->getSource(), MC);
-    if (L.Typed.empty() || !L.knownWithin(Len) || L.ambiguousWithin(DL, Len))
-      continue;
     // The float and pointer fields inside the copy, in order, not overlapping (a union is left
     // to the generic handling).
     SmallVector<std::pair<uint64_t, Type *>, 16> Fields;
-    uint64_t End = 0;
     bool Overlap = false;
-    for (auto &[Off, T] : L.Fields) {
-      uint64_t Size = DL.getTypeStoreSize(T);
-      if (Off < 0 || (uint64_t)Off + Size > Len)
-        continue;
-      Overlap |= (uint64_t)Off < End;
-      Fields.push_back({(uint64_t)Off, T});
-      End = Off + Size;
+    if (!L.Typed.empty() && L.knownWithin(Len) && !L.ambiguousWithin(DL, Len)) {
+      uint64_t End = 0;
+      for (auto &[Off, T] : L.Fields) {
+        uint64_t Size = DL.getTypeStoreSize(T);
+        if (Off < 0 || (uint64_t)Off + Size > Len)
+          continue;
+        Overlap |= (uint64_t)Off < End;
+        Fields.push_back({(uint64_t)Off, T});
+        End = Off + Size;
+      }
+    } else {
+      // Accessed in ways that leave the layout open (a sort's temporaries at -O2, where the
+      // copies are all that touches them): clang's description of the copied type.
+      if (auto TF = tbaaStructFields(MC, Len))
+        Fields = *TF;
     }
     if (Fields.empty() || Overlap)
       continue;

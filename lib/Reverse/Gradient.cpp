@@ -315,6 +315,32 @@ static bool narrowCounter(const LoadInst *L, const MemoryLayout &Lay) {
   });
 }
 
+/// An integer narrower than every float the memory holds, moved beside other members of its
+/// record (loads from the same base at other constant offsets in its block) but alone at its
+/// width: no load reads the bytes right before or after it so, as moving a double in two halves
+/// would (and a byte loop, with no siblings, stays refused). A field of its own (std::tuple<int, double, double>'s int, relocated member by member
+/// as i64, i64, i32 when a vector grows at -O0), not part of a float.
+static bool narrowFieldMovedAlone(const LoadInst *L, const MemoryLayout &Lay) {
+  const DataLayout &DL = L->getModule()->getDataLayout();
+  uint64_t Bytes = DL.getTypeStoreSize(L->getType());
+  if (!L->getType()->isIntegerTy() || Lay.Floats.empty() ||
+      any_of(Lay.Floats, [&](Type *F) { return DL.getTypeStoreSize(F) <= Bytes; }))
+    return false;
+  int64_t Off = 0;
+  const Value *Base = GetPointerBaseWithConstantOffset(L->getPointerOperand(), Off, DL);
+  bool Siblings = false; // other members of the record moved from the same base
+  for (const Instruction &I : *L->getParent()) {
+    auto *O = dyn_cast<LoadInst>(&I);
+    int64_t OO = 0;
+    if (!O || O == L || GetPointerBaseWithConstantOffset(O->getPointerOperand(), OO, DL) != Base)
+      continue;
+    if (O->getType() == L->getType() && (OO == Off + (int64_t)Bytes || OO == Off - (int64_t)Bytes))
+      return false;
+    Siblings = true;
+  }
+  return Siblings;
+}
+
 void GradientGen::classifyIntegerStores() {
   for (BasicBlock &BB : *Src) {
     if (!Live.count(&BB))
@@ -346,7 +372,7 @@ void GradientGen::classifyIntegerStores() {
       bool Pointers = K ? K->Pointers : Lay.Pointers;
       if (FromShadowed && ((!Floats && Pointers) || loadsPointerBits(L))) {
         PointerMoves.insert(SI);
-      } else if (FromShadowed && Floats && !Act.IntMoves.count(V) && (narrowCounter(L, Lay) || tbaaReadsInteger(L))) {
+      } else if (FromShadowed && Floats && !Act.IntMoves.count(V) && (narrowCounter(L, Lay) || tbaaReadsInteger(L) || narrowFieldMovedAlone(L, Lay))) {
         // A small integer field (a node's length) beside floats accessed at run-time offsets, or
         // one the front end typed as an integer (std::pair<int, double>'s first, moved by sort).
         continue;
