@@ -123,7 +123,7 @@ void applyInliningPostPass(Module &M, Engine &E, const Options &O) {
     makeDerivativesInlinable(M, E);
     forceInliningInLoops(M, E);
   }
-  if (O.PostOpt && O.When == Stage::Standalone) {
+  if (O.PostOpt && (O.When == Stage::Standalone || O.When == Stage::FinalCheck)) {
     // The pipeline below deletes dead internal functions, the engine's primal clones among them:
     // drop those first, so that Engine::cleanup() never touches a function that no longer exists.
     E.cleanup();

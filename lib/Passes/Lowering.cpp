@@ -14,6 +14,7 @@
 #include "Rules/MPI.h"
 #include "Rules/NodeLinks.h"
 #include "Passes/Inlining.h"
+#include "Passes/LinkTimeBodies.h"
 #include "Passes/NestingOrder.h"
 #include "Passes/SplitMode.h"
 #include "Passes/SugarInlining.h"
@@ -464,11 +465,11 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     RustDiagnosticsScope Rust(CB, EntryMode && *EntryMode == DiffMode::Forward, Target);
     // A ThinLTO backend sees one module at a time: refuse even when the body happens to be here,
     // so a build never depends on how the program was split into modules.
+    if (O.When == Stage::Compile && needsBodiesFromOtherModules(Target)) {
+      Deferred = true;
+      continue; // full LTO may still bring the bodies (the function's, or a callee's)
+    }
     if (O.When == Stage::ThinLTO || (Target && Target->isDeclaration())) {
-      if (O.When == Stage::Compile) {
-        Deferred = true;
-        continue; // full LTO may still bring the body
-      }
       const char *Why =
           O.When == Stage::ThinLTO
               ? "ThinLTO splits the program into modules, so the whole function is not visible here"
@@ -544,12 +545,13 @@ static bool dropTypeHints(Module &M) {
   return Changed;
 }
 
-/// A call whose function has no body here: compile-time lowering leaves it for link time.
+/// A call whose function, or a callee of it, has no body here: compile-time lowering leaves it
+/// for link time.
 static bool hasDeferredDiffCall(Module &M) {
   for (CallBase *CB : collectDiffCalls(M)) {
     Function *F = differentiatedFunction(CB->getArgOperand(
         CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
-    if (F && F->isDeclaration())
+    if (needsBodiesFromOtherModules(F))
       return true;
   }
   return false;

@@ -76,9 +76,15 @@ void registerCallbacks(PassBuilder &PB) {
   });
   // A non-LTO compile must not leave an AD call behind; a pre-link compile leaves it for LTO.
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
-        if (Phase == ThinOrFullLTOPhase::None)
-          MPM.addPass(SynthasePass(at(synthase::Stage::FinalCheck)));
+      [](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase Phase) {
+        if (Phase != ThinOrFullLTOPhase::None)
+          return;
+        // What is lowered this late (a call whose callee's body was left for LTO that never
+        // came) has no pipeline after it: the pass optimizes it at the compile's level.
+        synthase::Options O = at(synthase::Stage::FinalCheck);
+        O.PostOpt = true;
+        O.OptLevel = Level.getSpeedupLevel();
+        MPM.addPass(SynthasePass(O));
       });
   PB.registerFullLinkTimeOptimizationEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(SynthasePass(at(synthase::Stage::FullLTO)));
