@@ -122,6 +122,10 @@ bool isKnownInactiveCallee(StringRef N) {
       // write random bytes, descriptors and kernel state, never a value with a derivative.
       .Cases({"getrandom", "getentropy", "open", "open64", "openat", "openat64", "close"}, true)
       .Cases({"sched_yield", "getpid", "gettid", "sysconf", "isatty", "pthread_self"}, true)
+      // Sleeping, calendar time and character input: no value with a derivative.
+      .Cases({"nanosleep", "usleep", "sleep", "localtime", "localtime_r", "gmtime", "gmtime_r"}, true)
+      .Cases({"strftime", "ctime", "asctime", "fgets", "fgetc", "getc", "ungetc", "feof", "ferror"}, true)
+      .Cases({"rewind", "fseek", "ftell", "remove", "rename", "setvbuf", "setbuf", "fileno"}, true)
       // A block's size: the realloc rule of reverse mode asks it of the old shadow, so a gradient
       // that grows a block is itself differentiable (rev over rev).
       .Cases({"malloc_usable_size"}, true)
@@ -133,9 +137,21 @@ bool isInactiveCallee(const Function *G) {
 }
 
 void markInactiveLibraryDefinitions(Module &M) {
-  for (Function &F : M)
-    if (!F.isDeclaration() && !hasCustomDerivative(&F) && isKnownInactiveCallee(F.getName()))
-      F.addFnAttr(AttrInactive);
+  if (none_of(M, [](const Function &F) { return F.getName().contains("__enzyme_") && !F.use_empty(); }))
+    return; // nothing is differentiated here: the library's code stays as the optimizer has it
+  for (Function &F : M) {
+    if (F.isDeclaration() || hasCustomDerivative(&F) || !isKnownInactiveCallee(F.getName()))
+      continue;
+    if (libraryReadOf(F.getName())) {
+      // A read into the caller's memory (streambuf::sgetn) must end the shadow of the bytes it
+      // writes, which the generators do for the bodiless call: the copy the optimizer was given
+      // goes (the library defines the function); any other stays differentiated.
+      if (F.hasAvailableExternallyLinkage())
+        F.deleteBody();
+      continue;
+    }
+    F.addFnAttr(AttrInactive);
+  }
 }
 
 } // namespace synthase

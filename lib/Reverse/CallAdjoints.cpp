@@ -120,7 +120,8 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   if (std::optional<LibraryRead> R = G ? libraryReadOf(G->getName()) : std::nullopt) {
     Value *Buf = CB->getArgOperand(R->Buffer);
     if (shadowed(Buf)) { // what the bytes overwrote has no adjoint past this point
-      Value *N = bytesRead(Bd, *R, revPrimal(CB, B), [&](unsigned K) { return revPrimal(CB->getArgOperand(K), B); });
+      Value *Res = R->Count >= 0 ? nullptr : revPrimal(CB, B); // a stream result is not needed
+      Value *N = bytesRead(Bd, *R, Res, [&](unsigned K) { return revPrimal(CB->getArgOperand(K), B); });
       Bd.CreateMemSet(revShadow(Buf, B), Bd.getInt8(0), N, MaybeAlign());
     }
     return;

@@ -69,6 +69,8 @@ bool isInactiveLibraryCall(StringRef N) {
       "_ZNKSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE", "_ZNSs", "_ZNKSs",
       // their allocators (construction and destruction are out of line: extern templates)
       "_ZNSaIcE", "_ZNSaIwE",
+      // std::random_device: entropy for seeds
+      "_ZNSt13random_device", "_ZNKSt13random_device",
       // locale, ios_base, basic_ios, ctype
       "_ZNSt6locale", "_ZNKSt6locale", "_ZNSt8ios_base", "_ZNKSt8ios_base", "_ZNSt9basic_ios",
       "_ZNKSt9basic_ios", "_ZNKSt5ctypeIcE", "_ZNKSt5ctypeIwE",
@@ -118,11 +120,17 @@ std::optional<LibraryRead> libraryReadOf(StringRef Name) {
     return LibraryRead{1, -1};
   if (Name == "fread" || Name == "fread_unlocked")
     return LibraryRead{0, 1};
+  // std::istream::read(char *, n) returns the stream: the n bytes asked for are what it may
+  // write (a binary file read into a double); readsome and the buffer's sgetn count them.
+  if (Name == "_ZNSi4readEPcl")
+    return LibraryRead{1, -1, 2};
+  if (Name == "_ZNSi8readsomeEPcl" || Name == "_ZNSt15basic_streambufIcSt11char_traitsIcEE5sgetnEPcl")
+    return LibraryRead{1};
   return std::nullopt;
 }
 
 Value *bytesRead(IRBuilder<> &B, const LibraryRead &R, Value *Result, function_ref<Value *(unsigned)> Arg) {
-  Value *N = B.CreateSExtOrTrunc(Result, B.getInt64Ty());
+  Value *N = B.CreateSExtOrTrunc(R.Count >= 0 ? Arg(R.Count) : Result, B.getInt64Ty());
   N = B.CreateBinaryIntrinsic(Intrinsic::smax, N, B.getInt64(0)); // -1: nothing was written
   if (R.ItemSize >= 0)
     N = B.CreateMul(N, B.CreateZExtOrTrunc(Arg(R.ItemSize), B.getInt64Ty()));

@@ -25,6 +25,7 @@ bool isInactiveSyscall(const llvm::CallBase &CB);
 struct LibraryRead {
   unsigned Buffer;  ///< argument that receives the bytes
   int ItemSize = -1; ///< argument holding the size of one item (fread), or -1: the result counts bytes
+  int Count = -1;    ///< argument holding the bytes asked for, when the result is not a count (istream::read)
 };
 std::optional<LibraryRead> libraryReadOf(llvm::StringRef Name);
 /// Bytes written, from the call's result and its arguments as the sweep sees them: 0 on error.
