@@ -605,13 +605,16 @@ bool lowerModule(Module &M, const Options &O) {
   }
   if (O.PrintPasses)
     errs() << "synthase: lowering AD call sites\n";
-  Changed |= lowerDiffCalls(M, O, E);
+  bool Lowered = lowerDiffCalls(M, O, E);
+  Changed |= Lowered;
   if (ShadowApi)
     Changed |= lowerZeroShadows(M, E);
   if (Changed) {
     if (O.PrintPasses)
       errs() << "synthase: inlining post-pass\n";
-    applyInliningPostPass(M, E, O);
+    Options Post = O;
+    Post.PostOpt &= O.When != Stage::FinalCheck || Lowered; // a compile's own code is optimized once
+    applyInliningPostPass(M, E, Post);
     E.cleanup();
   }
   removeDeadEntryPointSlots(M);
