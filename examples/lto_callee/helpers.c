@@ -1,4 +1,4 @@
-// Helpers of lto_callee_main.c's loss, defined in their own translation unit.
+// Helpers of main.c's loss, defined in their own translation unit.
 #include <math.h>
 #include <stdio.h>
 double helper_sum(const double *x, int n) {

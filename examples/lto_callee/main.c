@@ -1,5 +1,7 @@
-// The function differentiated here has its body in this file, but a callee's body is in
-// lto_callee_helpers.c: full LTO differentiates it at link time.
+// A differentiated function whose callee is defined in another file (helpers.c). Build with
+// full LTO, the plugin at compile and link time:
+//   synthase-cc -O2 -flto -c main.c helpers.c && synthase-cc -O2 -flto main.o helpers.o -lm
+// The call site waits for the link, where both bodies are in one module.
 #include <math.h>
 #include <stdio.h>
 extern int enzyme_dup, enzyme_const;
