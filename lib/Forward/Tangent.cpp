@@ -578,10 +578,11 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
              return active(const_cast<Value *>(S));
            });
   };
-  if (Type *FT = Callee ? floatParsedByLibraryCall(I->getContext(), Callee->getName()) : nullptr) {
-    if (active(I->getArgOperand(1))) // a parsed number: no derivative
-      for (unsigned l = 0; l < W; ++l)
-        B.CreateStore(Constant::getNullValue(FT), lane(I->getArgOperand(1), l));
+  if (auto Parsed = floatsParsedByCall(*I)) {
+    for (auto [A, FT] : *Parsed) // a parsed number: no derivative
+      if (active(I->getArgOperand(A)))
+        for (unsigned l = 0; l < W; ++l)
+          B.CreateStore(Constant::getNullValue(FT), lane(I->getArgOperand(A), l));
     return;
   }
   if (std::optional<LibraryRead> R = Callee ? libraryReadOf(Callee->getName()) : std::nullopt) {

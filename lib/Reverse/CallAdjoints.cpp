@@ -112,9 +112,10 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
                           return U->getType()->isPointerTy() && shadowed(U.get()) &&
                                  !pointsToFloatFreeMemory(U.get(), [&](const Value *V) { return Act.Varied.count(V) > 0; });
                         });
-  if (Type *FT = G ? floatParsedByLibraryCall(CB->getContext(), G->getName()) : nullptr) {
-    if (shadowed(CB->getArgOperand(1))) // a parsed number: the adjoint of what it overwrote is gone
-      Bd.CreateStore(Constant::getNullValue(FT), revShadow(CB->getArgOperand(1), B));
+  if (auto Parsed = floatsParsedByCall(*CB)) {
+    for (auto [A, FT] : *Parsed) // a parsed number: the adjoint of what it overwrote is gone
+      if (shadowed(CB->getArgOperand(A)))
+        Bd.CreateStore(Constant::getNullValue(FT), revShadow(CB->getArgOperand(A), B));
     return;
   }
   if (std::optional<LibraryRead> R = G ? libraryReadOf(G->getName()) : std::nullopt) {

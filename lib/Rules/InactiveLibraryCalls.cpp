@@ -7,6 +7,8 @@
 // the value they write has no derivative and its shadow would keep a stale one.
 #include "Rules/InactiveLibraryCalls.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 
@@ -38,6 +40,59 @@ Type *floatParsedByLibraryCall(LLVMContext &C, StringRef N) {
 }
 
 static bool isFloatExtraction(StringRef N) { return parsedFloatCode(N) != 0; }
+
+/// The argument holding the format of a scanf-family function, or -1.
+static int scanfFormatArg(StringRef N) {
+  N.consume_front("__isoc99_") || N.consume_front("__isoc23_");
+  if (N == "sscanf" || N == "fscanf")
+    return 1;
+  return N == "scanf" ? 0 : -1;
+}
+
+std::optional<SmallVector<ParsedFloat, 4>> floatsParsedByCall(const CallBase &CB) {
+  const Function *G = CB.getCalledFunction();
+  if (!G)
+    return std::nullopt;
+  if (Type *T = floatParsedByLibraryCall(CB.getContext(), G->getName()))
+    return SmallVector<ParsedFloat, 4>{{1, T}};
+  int FmtArg = scanfFormatArg(G->getName());
+  StringRef Fmt;
+  if (FmtArg < 0 || (unsigned)FmtArg >= CB.arg_size() || !getConstantStringInfo(CB.getArgOperand(FmtArg), Fmt))
+    return std::nullopt;
+  SmallVector<ParsedFloat, 4> Out;
+  LLVMContext &C = CB.getContext();
+  unsigned Arg = FmtArg + 1;
+  for (size_t K = 0; K < Fmt.size(); ++K) {
+    if (Fmt[K] != '%')
+      continue;
+    if (++K < Fmt.size() && Fmt[K] == '%')
+      continue;
+    bool Suppressed = K < Fmt.size() && Fmt[K] == '*';
+    K += Suppressed;
+    while (K < Fmt.size() && isDigit(Fmt[K]))
+      ++K;
+    unsigned Longs = 0;
+    bool LongDouble = false;
+    while (K < Fmt.size() && StringRef("hljztLqm").contains(Fmt[K])) {
+      Longs += Fmt[K] == 'l';
+      LongDouble |= Fmt[K] == 'L' || Fmt[K] == 'q';
+      ++K;
+    }
+    if (K >= Fmt.size())
+      return std::nullopt;
+    char Conv = Fmt[K];
+    if (Conv == '[')
+      K = Fmt.find(']', K + 2); // a leading ']' belongs to the set
+    if (K == StringRef::npos)
+      return std::nullopt;
+    if (Suppressed)
+      continue;
+    if (StringRef("aAeEfFgG").contains(Conv) && Arg < CB.arg_size())
+      Out.push_back({Arg, LongDouble ? Type::getX86_FP80Ty(C) : Longs ? Type::getDoubleTy(C) : Type::getFloatTy(C)});
+    ++Arg;
+  }
+  return Out;
+}
 
 bool isInactiveLibraryCall(StringRef N) {
   if (isFloatExtraction(N))

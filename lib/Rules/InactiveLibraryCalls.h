@@ -1,5 +1,6 @@
 // libstdc++ functions that move no derivative: string, locale, stream and hash-table bookkeeping.
 #pragma once
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
@@ -36,5 +37,15 @@ llvm::Value *bytesRead(llvm::IRBuilder<> &B, const LibraryRead &R, llvm::Value *
 /// it parses into the memory of argument 1. The parsed value carries no derivative, so the
 /// generators zero that memory's shadow in place of differentiating the call. Null otherwise.
 llvm::Type *floatParsedByLibraryCall(llvm::LLVMContext &C, llvm::StringRef Mangled);
+
+/// The floats a parsing call writes, as (argument, float type): the stream extraction above, or
+/// the C scanf family (`sscanf`, `fscanf`, `scanf` and glibc's `__isoc99_`/`__isoc23_` names) with
+/// a constant format, whose `%f`, `%lf`, `%Lf` conversions write a float, double or long double
+/// through their argument. Nothing when CB is not such a call (or its format is not constant).
+struct ParsedFloat {
+  unsigned Arg;
+  llvm::Type *Ty;
+};
+std::optional<llvm::SmallVector<ParsedFloat, 4>> floatsParsedByCall(const llvm::CallBase &CB);
 
 } // namespace synthase
