@@ -438,13 +438,11 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
         L.AddressIntegers |= loadsPointerBits(LI);
         note(DL, L, loadsPointerBits(LI) ? PointerType::get(LI->getContext(), 0) : LI->getType(), Off);
       } else if (auto *SI = dyn_cast<StoreInst>(I)) {
-        if (SI->getPointerOperand() == U.get())
-          L.AddressIntegers |= storedPointerBits(SI->getValueOperand()) != nullptr;
-        if (SI->getPointerOperand() == U.get())
-          note(DL, L,
-               storedPointerBits(SI->getValueOperand()) ? PointerType::get(SI->getContext(), 0)
-                                                        : SI->getValueOperand()->getType(),
-               Off);
+        if (SI->getPointerOperand() == U.get()) {
+          bool Address = storedPointerBits(SI->getValueOperand()) != nullptr;
+          L.AddressIntegers |= Address;
+          note(DL, L, Address ? PointerType::get(SI->getContext(), 0) : SI->getValueOperand()->getType(), Off);
+        }
         else if (auto *Spill = dyn_cast<AllocaInst>(SI->getPointerOperand()); Spill && Down && spillOnly(Spill, SI))
           for (const User *SU : Spill->users()) // an unoptimized callee keeps its parameter there
             if (isa<LoadInst>(SU) && Seen.insert(SU).second)

@@ -20,6 +20,22 @@ bool copiesNoDerivativeData(const MemIntrinsic *MI) { return MI->getMetadata(NoD
 
 bool movesNoDerivativeData(const Instruction *I) { return I->getMetadata(NoDerivativeKind) != nullptr; }
 
+/// The name of the scalar type a TBAA access tag (or a !tbaa.struct member's tag) describes.
+static StringRef tbaaTypeName(const MDNode *Tag) {
+  auto *Access = Tag && Tag->getNumOperands() >= 2 ? dyn_cast<MDNode>(Tag->getOperand(1)) : nullptr;
+  auto *Name = Access && Access->getNumOperands() ? dyn_cast<MDString>(Access->getOperand(0)) : nullptr;
+  return Name ? Name->getString() : "";
+}
+
+/// clang's names for integer types (unsigned types share their signed type's node); not the
+/// character types, whose node, "omnipotent char", also describes raw bytes.
+static bool isTbaaIntegerName(StringRef N) {
+  return StringSwitch<bool>(N)
+      .Cases({"int", "short", "long", "long long", "bool", "_Bool", "__int128"}, true)
+      .Cases({"wchar_t", "char8_t", "char16_t", "char32_t"}, true)
+      .Default(false);
+}
+
 /// The float and pointer fields of a copy as clang's !tbaa.struct lists them (offset, size, tag
 /// per scalar member; integers are left out, they stay bytes), in order. Nothing when a member
 /// is not a scalar clang names (a union is listed as characters of its size) or fields overlap.
@@ -34,16 +50,13 @@ static std::optional<SmallVector<std::pair<uint64_t, Type *>, 16>> tbaaStructFie
   for (unsigned K = 0; K < TS->getNumOperands(); K += 3) {
     auto *Off = mdconst::dyn_extract<ConstantInt>(TS->getOperand(K));
     auto *Size = mdconst::dyn_extract<ConstantInt>(TS->getOperand(K + 1));
-    auto *Tag = dyn_cast<MDNode>(TS->getOperand(K + 2));
-    auto *Access = Tag && Tag->getNumOperands() >= 2 ? dyn_cast<MDNode>(Tag->getOperand(1)) : nullptr;
-    auto *Name = Access && Access->getNumOperands() ? dyn_cast<MDString>(Access->getOperand(0)) : nullptr;
-    if (!Off || !Size || !Name)
+    StringRef N = tbaaTypeName(dyn_cast<MDNode>(TS->getOperand(K + 2)));
+    if (!Off || !Size || N.empty())
       return std::nullopt;
     uint64_t O = Off->getZExtValue(), S = Size->getZExtValue();
     if (O < End || O + S > Len)
       return std::nullopt;
     End = O + S;
-    StringRef N = Name->getString();
     Type *T = nullptr;
     if (N == "double" && S == 8)
       T = Type::getDoubleTy(C);
@@ -51,11 +64,7 @@ static std::optional<SmallVector<std::pair<uint64_t, Type *>, 16>> tbaaStructFie
       T = Type::getFloatTy(C);
     else if ((N == "any pointer" || N == "vtable pointer" || (N.size() > 2 && N[0] == 'p' && isDigit(N[1]))) && S == 8)
       T = PointerType::getUnqual(C);
-    else if (StringSwitch<bool>(N)
-                 .Cases({"int", "short", "long", "long long", "bool", "_Bool", "__int128"}, true)
-                 .Cases({"wchar_t", "char8_t", "char16_t", "char32_t"}, true)
-                 .Default(false) ||
-             (N == "omnipotent char" && S == 1))
+    else if (isTbaaIntegerName(N) || (N == "omnipotent char" && S == 1))
       continue; // integer bytes: copied as they are
     else
       return std::nullopt;
@@ -190,16 +199,7 @@ static bool loadsIntegerMember(const LoadInst *L) {
 /// Whether the front end's type-based alias tag on I names an integer type.
 static bool tbaaAccessesInteger(const Instruction *I, Type *T) {
   auto *Tag = I->getMetadata(LLVMContext::MD_tbaa);
-  if (!T->isIntegerTy() || !Tag || Tag->getNumOperands() < 3)
-    return false;
-  auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));
-  auto *Name = Access && Access->getNumOperands() ? dyn_cast<MDString>(Access->getOperand(0)) : nullptr;
-  // clang's names for integer types (unsigned types share their signed type's node); not the
-  // character types, whose node, "omnipotent char", also describes raw bytes.
-  return Name && StringSwitch<bool>(Name->getString())
-                     .Cases({"int", "short", "long", "long long", "bool", "_Bool", "__int128"}, true)
-                     .Cases({"wchar_t", "char8_t", "char16_t", "char32_t"}, true)
-                     .Default(false);
+  return T->isIntegerTy() && Tag && Tag->getNumOperands() >= 3 && isTbaaIntegerName(tbaaTypeName(Tag));
 }
 
 bool tbaaReadsInteger(const LoadInst *L) { return tbaaAccessesInteger(L, L->getType()); }

@@ -426,6 +426,10 @@ bool storesRebuiltAddress(const StoreInst *SI, const MemoryLayout &Dest) {
          !storedPointerBits(V);
 }
 
+bool mayMirrorInteger(const StoreInst *SI, const MemoryLayout &Dest) {
+  return !Dest.AddressIntegers && !mayCarryAddress(SI->getValueOperand(), SI->getPointerOperand());
+}
+
 bool mayCarryAddress(const Value *V, const Value *Dest) {
   bool Truncated = false;
   const Value *Found = findInIntegerSources(

@@ -109,6 +109,11 @@ bool mayCarryAddress(const llvm::Value *V, const llvm::Value *Dest);
 /// by integer arithmetic on another kept address (`t[i] = t[i-1] + 8`). Its shadow cannot follow
 /// (refuseRebuiltAddress); the table's shadow would hold garbage.
 bool storesRebuiltAddress(const llvm::StoreInst *SI, const MemoryLayout &Dest);
+
+/// Whether the integer SI stores may be stored into the shadow too, keeping a shadow object's
+/// count in step with the primal's: the destination holds no address kept as an integer and the
+/// value cannot carry one (mayCarryAddress). Both modes ask it of the same stores.
+bool mayMirrorInteger(const llvm::StoreInst *SI, const MemoryLayout &Dest);
 /// For `inttoptr` of a pointer-width integer loaded from memory and then only combined with
 /// constants (`t[i] & ~7`, a tag masked off an address kept in a table): that load, else null.
 /// Its shadow cannot be read beside it as loadedPointerBits' can.

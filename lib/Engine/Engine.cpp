@@ -136,8 +136,12 @@ bool isInactiveCallee(const Function *G) {
   return G && (isInactiveFunction(G) || (G->isDeclaration() && isKnownInactiveCallee(G->getName())));
 }
 
+bool usesEnzymeApi(const Module &M) {
+  return any_of(M, [](const Function &F) { return F.getName().contains("__enzyme_") && !F.use_empty(); });
+}
+
 void markInactiveLibraryDefinitions(Module &M) {
-  if (none_of(M, [](const Function &F) { return F.getName().contains("__enzyme_") && !F.use_empty(); }))
+  if (!usesEnzymeApi(M))
     return; // nothing is differentiated here: the library's code stays as the optimizer has it
   for (Function &F : M) {
     if (F.isDeclaration() || hasCustomDerivative(&F) || !isKnownInactiveCallee(F.getName()))

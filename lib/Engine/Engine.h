@@ -168,6 +168,9 @@ bool isKnownInactiveCallee(llvm::StringRef Name);
 /// available to the optimizer from -O1 on), are declared inactive: their bodies reach virtual
 /// calls into the library and were refused, and what they do is the same with or without one.
 void markInactiveLibraryDefinitions(llvm::Module &M);
+/// Some function of M whose name holds `__enzyme_` is used (an entry point, a registration):
+/// the module asks for derivatives, so the library's code may be prepared for them.
+bool usesEnzymeApi(const llvm::Module &M);
 /// G runs as primal code only: declared inactive, or a bodiless callee of that list.
 bool isInactiveCallee(const llvm::Function *G);
 

@@ -183,9 +183,9 @@ SmallVector<Candidate, 8> candidatesFor(Engine &E, FunctionType *FTy) {
                            /*IgnoreLLVMUsed=*/true))
       continue;
     Candidate C{&F};
-    // A stream manipulator (std::endl) reached through operator<<'s function pointer formats
-    // characters only, as when it is called directly.
-    C.Inactive = isInactiveFunction(&F) || isKnownInactiveCallee(F.getName());
+    // A stream manipulator (std::endl, marked by markInactiveLibraryDefinitions) reached through
+    // operator<<'s function pointer formats characters only, as when it is called directly.
+    C.Inactive = isInactiveCallee(&F);
     Out.push_back(C);
   }
   return Out;

@@ -422,7 +422,7 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
       if (!Moved && (storesIntegerField(SI) || Dest.Floats.empty())) {
         // A computed integer where no float lives or into a field typed as an integer (a Vec's
         // new length, a counter): the shadow object keeps the primal's value, as in reverse mode.
-        if (!NoNeed && !Dest.AddressIntegers && !mayCarryAddress(V, P))
+        if (!NoNeed && mayMirrorInteger(SI, Dest))
           for (unsigned l = 0; l < W; ++l)
             B.CreateAlignedStore(PrimalV, guard(B, P, l, T, true), SI->getAlign());
         return;

@@ -391,8 +391,7 @@ void GradientGen::classifyIntegerStores() {
              "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
       } else if (Floats && !storesIntegerField(SI)) {
         IntOverwrites.insert(SI);
-      } else if ((!K || !Pointers) && !Lay.AddressIntegers && !Act.IntMoves.count(V) &&
-                 !mayCarryAddress(V, SI->getPointerOperand())) {
+      } else if ((!K || !Pointers) && !Act.IntMoves.count(V) && mayMirrorInteger(SI, Lay)) {
         // A computed integer (a Vec's new length, a count) stored where no float lives, or into
         // a field typed as an integer: the shadow keeps the primal's value, so the caller's
         // shadow object stays well formed.

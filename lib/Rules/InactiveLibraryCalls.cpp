@@ -78,7 +78,9 @@ std::optional<SmallVector<ParsedFloat, 4>> floatsParsedByCall(const CallBase &CB
       LongDouble |= Fmt[K] == 'L' || Fmt[K] == 'q';
       ++K;
     }
-    if (K >= Fmt.size())
+    // A conversion this does not know (a positional `%1$lf`, a misspelling) may write a float
+    // where it cannot tell: the call is then not taken as a parse, and stays refused.
+    if (K >= Fmt.size() || !StringRef("diouxXnaAeEfFgGscp[").contains(Fmt[K]))
       return std::nullopt;
     char Conv = Fmt[K];
     if (Conv == '[')

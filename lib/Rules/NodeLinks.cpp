@@ -360,7 +360,7 @@ bool valid(Engine &E, Function *F, Function *Source) {
 bool isNodeLinkHelper(const Function *F) { return linkKind(F).has_value(); }
 
 void markNodeLinkHelpers(Module &M) {
-  if (none_of(M, [](const Function &F) { return F.getName().contains("__enzyme_") && !F.use_empty(); }))
+  if (!usesEnzymeApi(M))
     return;
   for (Function &F : M)
     if (isNodeLinkHelper(&F)) {

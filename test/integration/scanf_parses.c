@@ -2,11 +2,13 @@
 // held active values: the parsed values are constants, so what the variables' shadows held
 // must end (%lf double, %f float, %Lf long double; %d, %s, %*f, %[...] and %% consume or skip
 // their arguments correctly). Was refused ("cannot differentiate call to external function
-// '__isoc99_sscanf'"). A format that is not a constant stays refused. Both modes against the
+// '__isoc99_sscanf'"). A format that is not a constant, or one with a conversion the parser does
+// not know (a positional `%1$lf`), stays refused. Both modes against the
 // analytic derivative.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: not %synthase-cc -O0 -DVARIABLE_FORMAT -I%inputs -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: not %synthase-cc -O0 -DPOSITIONAL -I%inputs -c %s -o /dev/null 2>&1 | FileCheck %s
 // CHECK: error: synthase: {{.*}}cannot differentiate call to external function '{{.*}}sscanf'
 #include "check.h"
 #include <math.h>
@@ -24,8 +26,10 @@ static double parsed(double x) {
   long double big = x;
   int n = 0;
   char tag[8];
-#ifdef VARIABLE_FORMAT
+#if defined(VARIABLE_FORMAT)
   sscanf(config, format_of(n), &scale);
+#elif defined(POSITIONAL) // positional conversions: which argument gets a double is not read
+  sscanf(config, "scale=%1$lf", &scale);
 #else
   sscanf(config, "scale=%lf skip=%*f n=%d off=%f tag=[%7[^]]] big=%Lf 100%%", &scale, &n, &off, tag, &big);
 #endif

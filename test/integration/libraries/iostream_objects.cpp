@@ -9,10 +9,13 @@
 // RUN: %synthase-cxx -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cxx -O1 -I%inputs %s -o %t1 -lm && %t1
 // RUN: %synthase-cxx -O2 -I%inputs %s -o %t2 -lm && %t2
+// RUN: %synthase-cxx -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
+// RUN: %synthase-cxx -O2 -flto -I%inputs %s -o %tl -lm && %tl
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <list>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -51,6 +54,13 @@ double streams(double x) {
   }
   fb->close();
   delete fb; // a virtual call on an object only libstdc++ wrote
+
+  std::ostringstream *more = new std::ostringstream;
+  *more << y << std::endl;
+  std::unique_ptr<std::ostream> sink(new std::ofstream("/dev/null"));
+  *sink << more->str();
+  std::ostream *base = more;
+  delete base; // through the base class's virtual destructor
   return y * std::exp(0.5 * x);
 }
 

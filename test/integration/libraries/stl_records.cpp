@@ -10,6 +10,7 @@
 // RUN: %synthase-cxx -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cxx -O1 -DSORT_MIXED -I%inputs %s -o %t1 -lm && %t1
 // RUN: %synthase-cxx -O2 -DSORT_MIXED -I%inputs %s -o %t2 -lm && %t2
+// RUN: %synthase-cxx -O3 -march=native -DSORT_MIXED -I%inputs %s -o %t3 -lm && %t3
 #include "check.h"
 #include <algorithm>
 #include <cmath>

@@ -5,6 +5,7 @@
 // Both modes against the analytic derivative.
 // RUN: %synthase-cxx -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cxx -O2 -I%inputs %s -o %t2 -lm && %t2
+// RUN: %synthase-cxx -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
 #include "check.h"
 #include <cmath>
 #include <cstring>
