@@ -1,4 +1,5 @@
 #include "Analysis/UnshadowedMemory.h"
+#include "Analysis/TypedCopies.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Operator.h"
@@ -427,18 +428,25 @@ bool storesRebuiltAddress(const StoreInst *SI, const MemoryLayout &Dest) {
 }
 
 bool mayMirrorInteger(const StoreInst *SI, const MemoryLayout &Dest) {
-  return !Dest.AddressIntegers && !mayCarryAddress(SI->getValueOperand(), SI->getPointerOperand());
+  return !Dest.AddressIntegers &&
+         !mayCarryAddress(SI->getValueOperand(), SI->getPointerOperand(), storesIntegerField(SI));
 }
 
-bool mayCarryAddress(const Value *V, const Value *Dest) {
+bool mayCarryAddress(const Value *V, const Value *Dest, bool IntoIntegerField) {
+  const Value *DestObj = getUnderlyingObject(Dest);
   bool Truncated = false;
   const Value *Found = findInIntegerSources(
       V,
       [&](const Value *X) -> std::optional<bool> {
         if (isa<PtrToIntOperator>(X))
           return true;
+        // A field the front end typed as an integer (a buffer's count copied into its
+        // capacity) holds no address.
         if (auto *L = dyn_cast<LoadInst>(X))
-          return loadsPointerBits(L) || !sameLocation(L->getPointerOperand(), Dest);
+          // So does a sibling of an integer field in the same object (b->cap = b->n).
+          return loadsPointerBits(L) ||
+                 (!sameLocation(L->getPointerOperand(), Dest) && !tbaaReadsInteger(L) && !movesNoDerivativeData(L) &&
+                  !(IntoIntegerField && getUnderlyingObject(L->getPointerOperand()) == DestObj));
         return std::nullopt;
       },
       &Truncated);

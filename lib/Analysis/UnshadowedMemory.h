@@ -101,9 +101,10 @@ const llvm::Value *pointerBitsIn(const llvm::Value *V, llvm::function_ref<bool(c
 /// Whether integer V, stored at Dest, may carry an address: its arithmetic reaches a `ptrtoint`,
 /// a load whose value becomes a pointer, or a load of any other location than Dest (`t[i] =
 /// t[i-1] + 8` in a table of addresses). An update in place (`n += 1`, `len = len + k`) and values
-/// computed without loads cannot. Only those are kept in step in a shadow object: an address
-/// copied there would make the shadow alias the primal.
-bool mayCarryAddress(const llvm::Value *V, const llvm::Value *Dest);
+/// computed without loads cannot, nor loads of fields the front end typed as integers, nor (with
+/// IntoIntegerField: Dest is such a field) loads of other fields of Dest's object. Only those are
+/// kept in step in a shadow object: an address copied there would make the shadow alias the primal.
+bool mayCarryAddress(const llvm::Value *V, const llvm::Value *Dest, bool IntoIntegerField = false);
 /// An integer store into memory that holds addresses as integers (a uintptr_t table) whose
 /// value is neither a pointer's bits, a copy of such an integer, nor a constant: an address made
 /// by integer arithmetic on another kept address (`t[i] = t[i-1] + 8`). Its shadow cannot follow

@@ -2,6 +2,7 @@
 #include "Rules/InactiveLibraryCalls.h"
 #include "Rules/OpenMP.h"
 #include "Rules/MPI.h"
+#include "Reverse/RelocationLog.h"
 #include "Analysis/UserAnnotations.h"
 #include "Rules/CustomDerivatives.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -38,6 +39,8 @@ Function *Engine::primalOf(Function *F, bool ShadowedTapes) {
     (ShadowedTapes ? Primals : ShadowedTapePrimals).try_emplace(F, C);
   return C;
 }
+
+Engine::Engine(Module &M) : M(M), ReleasesMemory(moduleReleasesMemory(M)) {}
 
 void Engine::cleanup() {
   SmallPtrSet<Function *, 16> Clones;

@@ -61,7 +61,7 @@ struct GradientPair {
 
 class Engine {
 public:
-  explicit Engine(llvm::Module &M) : M(M) {}
+  explicit Engine(llvm::Module &M);
 
   /// Forward mode: (args, each Dup argument followed by Width shadows) ->
   /// {primal if RetPrimal, Width tangents if RetActive} (a single value is returned unwrapped).
@@ -140,6 +140,11 @@ public:
   }
   void setTapeBound(llvm::Function *Aug, uint64_t Bytes) { TapeBounds[Aug] = Bytes; }
 
+  /// Whether the module frees or reallocates memory anywhere: only then do reverse sweeps keep
+  /// the relocation log (Reverse/RelocationLog.h). Decided when the engine is made, before any
+  /// generated code (whose shadow frees would say yes) is in the module.
+  bool releasesMemory() const { return ReleasesMemory; }
+
 private:
   llvm::Module &M;
   Simplifier S;
@@ -159,6 +164,7 @@ private:
   llvm::SmallPtrSet<llvm::Function *, 16> Generated;
   llvm::StructType *TapeTy = nullptr;
   llvm::DenseMap<llvm::Function *, uint64_t> TapeBounds;
+  bool ReleasesMemory;
   CustomDerivatives Custom;
 };
 

@@ -8,6 +8,7 @@
 #include "Passes/CallChecks.h"
 #include "Passes/GlobalShadowApi.h"
 #include "Passes/Lowering.h"
+#include "Reverse/RelocationLog.h"
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Passes/FunctionArguments.h"
@@ -287,6 +288,8 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
       RevArgs.push_back(!DC.DRetLanes.empty() ? DC.DRetLanes[L] : DC.DRet ? DC.DRet : unitSeed(RT));
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
+  if (relocationLogUsed(E.module()))
+    emitRelocationFrame(Adj);
   // A leased tape buffer goes back to the arena on unwinding too (TapeArena.cpp).
   CallBase *Sweeps[2] = {Primal, Adj};
   if (Reuse && emitGiveBackOnUnwind(E, DC.Call, Sweeps, Tape, L)) {

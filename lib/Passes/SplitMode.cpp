@@ -10,6 +10,7 @@
 // A tape that outgrows its inline bytes continues in a heap buffer (the tape's usual growth);
 // the reverse call frees that buffer in both forms. `__enzyme_augmentsize` returns the bytes of
 // caller storage that keep a tape of known size entirely inline.
+#include "Reverse/RelocationLog.h"
 #include "Passes/SplitMode.h"
 #include "CallSite/DiffCall.h"
 #include "Engine/Engine.h"
@@ -294,6 +295,8 @@ static void lowerReverse(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
       Args.push_back(!DC.DRetLanes.empty() ? DC.DRetLanes[L] : DC.DRet ? DC.DRet : ConstantFP::get(RT, 1.0));
   Args.push_back(H);
   CallInst *Adj = B.CreateCall(GP.Reverse, Args);
+  if (relocationLogUsed(M))
+    emitRelocationFrame(Adj);
   // A tape that outgrew its inline bytes ended in a heap buffer: release it in both forms.
   FunctionCallee Free = M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
   Value *Base = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, H, 0));

@@ -228,6 +228,17 @@ void GradientGen::augInstruction(Instruction *I) {
     if (A && A->Role == AllocRole::Alloc && A->Out >= 0 && shadowed(CB->getArgOperand(A->Out)))
       AllocOutShadow[I] = emitShadowAllocation(B, cast<CallBase>(C), *A, augShadow(CB->getArgOperand(A->Out)),
                                                I->getName() + ".shadow");
+    // The relocation log's extent of a block freed without a size: the primal block's, read
+    // while it is alive, for a block that may be the caller's (its shadow may be any memory the
+    // caller chose; the shadow of one of the function's own blocks is a heap block of ours).
+    Value *Freed = A && A->Role == AllocRole::Free ? CB->getArgOperand(A->Ptr) : nullptr;
+    auto *FreedFrom = Freed ? dyn_cast<CallBase>(getUnderlyingObject(Freed)) : nullptr;
+    if (Freed && A->Size < 0 && !A->User && shadowed(Freed) && mayBeReleased(Freed) && E.releasesMemory() &&
+        !(FreedFrom && isAllocator(FreedFrom->getCalledFunction())) && !FreedBytes.count(I)) {
+      IRBuilder<> PB(C);
+      FunctionCallee Usable = E.module().getOrInsertFunction("malloc_usable_size", PB.getInt64Ty(), PB.getPtrTy());
+      FreedBytes[I] = PB.CreateCall(Usable, {augOf(Freed)});
+    }
   }
   if (Value *P = atomicPointer(I); P && shadowed(P) && Lane == 0 && !isSupportedAtomicUpdate(I) &&
       !atomicOnPlainInteger(I, [&](const Value *V) { return Act.IntMoves.count(V) > 0; })) {

@@ -5,10 +5,40 @@
 #include "Rules/InactiveLibraryCalls.h"
 #include "Rules/NodeLinks.h"
 #include "Rules/OpenMP.h"
+#include "Reverse/RelocationLog.h"
 #include "Reverse/ShadowCache.h"
 
 namespace synthase {
 namespace gradient {
+
+/// A local or a global is never a block the call releases (nor the caller's heap block).
+bool GradientGen::mayBeReleased(Value *P) {
+  const Value *Obj = getUnderlyingObject(P);
+  return !(isa<AllocaInst>(Obj) || isa<GlobalValue>(Obj) || isa<ConstantPointerNull>(Obj));
+}
+
+/// The reverse of a deallocation: the relocation log notes the freed block, which may be the
+/// caller's (RelocationLog.cpp; the reverse of the allocation drops the note of one of the call's
+/// own blocks). The deallocator frees the caller's old shadow later when its
+/// other arguments are plain integers (sizes, alignments).
+void GradientGen::noteReleasedBlock(CallBase *CB, const Allocator &A, BasicBlock *B, IRBuilder<> &Bd) {
+  Value *P = CB->getArgOperand(A.Ptr);
+  if (!E.releasesMemory() || A.User || !shadowed(P) || !mayBeReleased(P))
+    return;
+  bool Plain = true;
+  for (unsigned K = 0, Extra = 0; K < CB->arg_size(); ++K)
+    if ((int)K != A.Ptr && (!CB->getArgOperand(K)->getType()->isIntegerTy(64) || ++Extra > 2))
+      Plain = false;
+  SmallVector<Value *, 2> Args;
+  if (Plain)
+    for (unsigned K = 0; K < CB->arg_size(); ++K)
+      if ((int)K != A.Ptr)
+        Args.push_back(revPrimal(CB->getArgOperand(K), B));
+  Value *Bytes = A.Size >= 0 ? revPrimal(CB->getArgOperand(A.Size), B) : nullptr;
+  if (Value *Aug = FreedBytes.lookup(CB))
+    Bytes = pushAndPop(Aug, Bd.getInt64Ty(), B);
+  emitReleasedBlock(Bd, revShadow(P, B), Bytes, Plain ? CB->getCalledOperand() : nullptr, Args);
+}
 
 void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
   Function *G = CB->getCalledFunction();
@@ -31,7 +61,8 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
       // aligned new with aligned delete, __rust_alloc with __rust_dealloc of the same layout).
       // A block that outlives the call keeps its shadow: the caller reaches it through the
       // shadow of wherever the address went, and frees it as it frees the block.
-      if (allocationMayOutlive(CB))
+      bool Outlives = allocationMayOutlive(CB), Log = E.releasesMemory();
+      if (Outlives && !Log)
         return;
       Value *Sh = nullptr;
       if (A->Out >= 0) {
@@ -40,6 +71,15 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
       } else if (shadowed(CB)) {
         Sh = revShadow(CB, B);
       }
+      // The relocation log learns the block is the call's own (RelocationLog.cpp); it frees the
+      // shadow of a block that outlived its function but was freed in the call.
+      // Only a block that may outlive the call confirms moves into it, for which its size is
+      // needed (taped or recomputed); the others are matched by their start.
+      if (Log && Sh)
+        emitAllocatedBlock(Bd, Sh, Outlives && A->Size >= 0 ? allocationBytes(Bd, *A, revArg) : Bd.getInt64(0),
+                           Outlives);
+      if (Outlives)
+        return;
       if (Sh && !emitCachedShadowFree(Bd, G, Sh))
         emitShadowFree(Bd, *A, Sh, revArg);
       return;
@@ -47,10 +87,22 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
     case AllocRole::Realloc:
       if (shadowed(CB)) {
         Value *NewSh = revShadow(CB, B);
+        Value *N = allocationBytes(Bd, *A, revArg);
         if (shadowed(CB->getArgOperand(A->Ptr))) {
           Value *Old = pushAndPop(ReallocOldSize.lookup(CB), Bd.getInt64Ty(), B);
-          Value *N = allocationBytes(Bd, *A, revArg);
           Value *Copied = Bd.CreateSelect(Bd.CreateICmpULT(Old, N), Old, N);
+          if (E.releasesMemory() && !CB->getMetadata(TapeGrowMD) && mayBeReleased(CB->getArgOperand(A->Ptr))) {
+            // The old block may be the caller's (a Vec grown in the call): where its contents went.
+            Value *OldSh = revShadow(CB->getArgOperand(A->Ptr), B);
+            Module &M = E.module();
+            Type *I64 = Bd.getInt64Ty(), *PtrTy = Bd.getPtrTy();
+            if (A->Rust)
+              emitReleasedBlock(Bd, OldSh, Old, M.getOrInsertFunction(A->Free, Bd.getVoidTy(), PtrTy, I64, I64).getCallee(),
+                                {Old, revArg(A->Align)});
+            else
+              emitReleasedBlock(Bd, OldSh, Old, M.getOrInsertFunction(A->Free, Bd.getVoidTy(), PtrTy).getCallee(), {});
+            emitMovedBytes(Bd, NewSh, OldSh, Copied, /*FloatsOnly=*/false);
+          }
           // Nothing touches the old block after the realloc, so its shadow still holds what the
           // forward sweep copied out of it: moving mixed bytes back adds each float's adjoint and
           // leaves the shadow pointers as they were. Pointers alone have no adjoint to move.
@@ -61,11 +113,14 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
             // gives exact old sizes, and 5 floats are not 2.5 doubles
             emitAdjointTransfer(Bd, floatElementType(CB, CB), revShadow(CB->getArgOperand(A->Ptr), B), NewSh, Copied);
         }
+        if (E.releasesMemory() && !CB->getMetadata(TapeGrowMD))
+          emitAllocatedBlock(Bd, NewSh, N, allocationMayOutlive(CB));
         if (!allocationMayOutlive(CB))
           emitShadowFree(Bd, *A, NewSh, revArg);
       }
       return;
     case AllocRole::Free:
+      noteReleasedBlock(CB, *A, B, Bd);
       return;
     }
   }

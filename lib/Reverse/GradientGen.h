@@ -197,6 +197,9 @@ private:
   void reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> &Bd);
   void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
   void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
+  bool mayBeReleased(Value *P);
+  bool relocates(MemTransferInst *MT);
+  void noteReleasedBlock(CallBase *CB, const Allocator &A, BasicBlock *B, IRBuilder<> &Bd);
   /// The forward sweep of a copy between shadowed objects: the shadows of copied pointers go along.
   void augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B);
   /// A copy whose bytes are a union of a pointer and a float (MemoryLayout::Alternates left
@@ -337,6 +340,7 @@ private:
   /// Into[i] += From[i]; From[i] = 0 over Bytes bytes of ET elements.
   void emitAdjointTransfer(IRBuilder<> &Bd, Type *ET, Value *Into, Value *From, Value *Bytes);
   DenseMap<const Value *, Value *> ReallocOldSize; // realloc in Src -> old shadow size in Aug (per lane)
+  DenseMap<const Value *, Value *> FreedBytes;     // free in Src -> the freed block's usable size in Aug
   DenseMap<const Value *, Value *> AllocOutShadow; // posix_memalign in Src -> shadow block in Aug (per lane)
   Signature calleeSignature(CallBase *CB);
 

@@ -1,6 +1,7 @@
 // Memory intrinsics in reverse mode: the element type of raw memory, shadow copies in the forward
 // sweep and the adjoint transfer of memcpy/memmove/memset.
 #include "Reverse/GradientGen.h"
+#include "Reverse/RelocationLog.h"
 
 namespace synthase {
 namespace gradient {
@@ -276,6 +277,23 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
        "copy structs that hold both pointers and floats field by field, or with a constant size");
 }
 
+/// A copy out of a block that may be the caller's and be freed later (a vector's contents
+/// relocated as it grows), which the relocation log notes: one of a run-time length into memory
+/// that is not a local or a global, or element by element (constant length) into blocks this
+/// function allocated.
+bool GradientGen::relocates(MemTransferInst *MT) {
+  if (!E.releasesMemory() || !mayBeReleased(MT->getSource()))
+    return false;
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(MT->getDest(), Objs);
+  if (!isa<ConstantInt>(MT->getLength()))
+    return none_of(Objs, [](const Value *O) { return isa<AllocaInst>(O) || isa<GlobalValue>(O); });
+  return all_of(Objs, [](const Value *O) {
+    auto *CB = dyn_cast<CallBase>(O);
+    return CB && isAllocator(CB->getCalledFunction());
+  });
+}
+
 void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd) {
   Value *Dst = MI->getDest();
   if (!shadowed(Dst) || copiesNoDerivativeData(MI))
@@ -311,6 +329,8 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
       Bd.CreateMemSet(DS, Bd.getInt8(0), Len, MI->getDestAlign());
       return;
     }
+    if (shadowed(MT->getSource()) && relocates(MT))
+      emitMovedBytes(Bd, DS, revShadow(MT->getSource(), B), Len, !L.Pointers && !L.Floats.empty());
     if (shadowed(MT->getSource()) && CLen && L.knownWithin(CLen->getZExtValue()) && (L.Pointers || L.Floats.size() > 1)) {
       // A struct with pointers or mixed float widths: each float field at its own width.
       // Every adjoint is read and cleared before any is added: the copy may overlap itself.

@@ -11,6 +11,7 @@
 // clone (reverse mode, vector forward mode, and the outer level of a deeper nest, which would
 // need a shadow of the shadow) privatizes both arenas: the inner tape then starts in its frame
 // buffer and is freed at the end, shadowed like any local memory.
+#include "Reverse/RelocationLog.h"
 #include "Reverse/Tape.h"
 #include "Reverse/TapeArenaRuntime.h"
 #include "Reverse/ShadowCache.h"
@@ -229,6 +230,7 @@ static bool toShadowedArena(Function &F, ArrayRef<CallInst *> Arenas, ArrayRef<C
 bool prepareTapeArenas(Function &F, bool Shadowed) {
   Module &M = *F.getParent();
   privatizeShadowCache(F); // the same in either clone
+  privatizeRelocationLog(F);
   GlobalVariable *A = M.getNamedGlobal(PlainArenaName);
   Function *Take = M.getFunction(PlainTakeName), *Put = M.getFunction(PlainPutName);
   SmallVector<CallInst *, 4> Arenas, Takes, Puts, Inner;

@@ -42,7 +42,7 @@ const Entry Table[] = {
     // mmap(addr, length, prot, flags, fd, offset): scratch memory; munmap(block, length).
     {"mmap",                                   A, 1, -1, -1, -1, -1, -1, Zeroed | Mapping, "munmap", "-1,1"},
     {"mmap64",                                 A, 1, -1, -1, -1, -1, -1, Zeroed | Mapping, "munmap", "-1,1"},
-    {"munmap",                                 F, -1, -1, -1, -1, 0, -1, 0, "", ""},
+    {"munmap",                                 F, 1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_Znwm",                                  A, 0, -1, -1, -1, -1, -1, 0, "_ZdlPv", "-1"},
     {"_ZnwmRKSt9nothrow_t",                    A, 0, -1, -1, -1, -1, -1, 0, "_ZdlPv", "-1"},
     {"_ZnwmSt11align_val_t",                   A, 0, -1, 1, -1, -1, -1, 0, "_ZdlPvSt11align_val_t", "-1,1"},
@@ -52,23 +52,23 @@ const Entry Table[] = {
     {"_ZnamSt11align_val_t",                   A, 0, -1, 1, -1, -1, -1, 0, "_ZdaPvSt11align_val_t", "-1,1"},
     {"_ZnamSt11align_val_tRKSt9nothrow_t",     A, 0, -1, 1, -1, -1, -1, 0, "_ZdaPvSt11align_val_t", "-1,1"},
     {"_ZdlPv",                                 F, -1, -1, -1, -1, 0, -1, 0, "", ""},
-    {"_ZdlPvm",                                F, -1, -1, -1, -1, 0, -1, 0, "", ""},
+    {"_ZdlPvm",                                F, 1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_ZdlPvRKSt9nothrow_t",                   F, -1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_ZdlPvSt11align_val_t",                  F, -1, -1, -1, -1, 0, -1, 0, "", ""},
-    {"_ZdlPvmSt11align_val_t",                 F, -1, -1, -1, -1, 0, -1, 0, "", ""},
+    {"_ZdlPvmSt11align_val_t",                 F, 1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_ZdlPvSt11align_val_tRKSt9nothrow_t",    F, -1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_ZdaPv",                                 F, -1, -1, -1, -1, 0, -1, 0, "", ""},
-    {"_ZdaPvm",                                F, -1, -1, -1, -1, 0, -1, 0, "", ""},
+    {"_ZdaPvm",                                F, 1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_ZdaPvRKSt9nothrow_t",                   F, -1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_ZdaPvSt11align_val_t",                  F, -1, -1, -1, -1, 0, -1, 0, "", ""},
-    {"_ZdaPvmSt11align_val_t",                 F, -1, -1, -1, -1, 0, -1, 0, "", ""},
+    {"_ZdaPvmSt11align_val_t",                 F, 1, -1, -1, -1, 0, -1, 0, "", ""},
     {"_ZdaPvSt11align_val_tRKSt9nothrow_t",    F, -1, -1, -1, -1, 0, -1, 0, "", ""},
     // Rust's allocator shims: (size, align), realloc (ptr, old size, align, new size),
     // dealloc (ptr, size, align). `Free` names a sibling shim with the same mangling.
     {"__rust_alloc",                           A, 0, -1, 1, -1, -1, -1, Rust, "__rust_dealloc", "-1,0,1"},
     {"__rust_alloc_zeroed",                    A, 0, -1, 1, -1, -1, -1, Rust | Zeroed, "__rust_dealloc", "-1,0,1"},
     {"__rust_realloc",                         R, 3, -1, 2, -1, 0, 1, Rust, "__rust_dealloc", "-1,3,2"},
-    {"__rust_dealloc",                         F, -1, -1, -1, -1, 0, -1, Rust, "", ""},
+    {"__rust_dealloc",                         F, 1, -1, -1, -1, 0, -1, Rust, "", ""},
 };
 
 // Rust v0 mangling spells an identifier as its decimal length, a '_' when it starts with '_' or
@@ -126,6 +126,7 @@ constexpr StringLiteral AttrSize = "synthase-alloc-size", AttrFree = "synthase-a
 std::optional<Allocator> userAllocator(const Function *Fn) {
   if (Fn->hasFnAttribute(AttrFreePtr)) {
     Allocator Al;
+    Al.User = true;
     Al.Role = AllocRole::Free;
     Fn->getFnAttribute(AttrFreePtr).getValueAsString().getAsInteger(10, Al.Ptr);
     return Al;
@@ -133,6 +134,7 @@ std::optional<Allocator> userAllocator(const Function *Fn) {
   if (!Fn->hasFnAttribute(AttrSize))
     return std::nullopt;
   Allocator Al;
+  Al.User = true;
   Fn->getFnAttribute(AttrSize).getValueAsString().getAsInteger(10, Al.Size);
   Al.Free = Fn->getFnAttribute(AttrFree).getValueAsString().str();
   Al.FreeArgs = parseIndices(Fn->getFnAttribute(AttrFreeArgs).getValueAsString());

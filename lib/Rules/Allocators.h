@@ -20,7 +20,8 @@ enum class AllocRole { Alloc, Realloc, Free };
 /// -1 means "none".
 struct Allocator {
   AllocRole Role = AllocRole::Alloc;
-  int Size = -1, Count = -1; ///< the block has Size (× Count: calloc, reallocarray) bytes
+  int Size = -1, Count = -1; ///< the block has Size (× Count: calloc, reallocarray) bytes; Free:
+                             ///< the argument that gives the freed block's size, if any
   int Align = -1;            ///< the alignment argument
   int Out = -1;              ///< the pointer is written through this argument (posix_memalign)
   int Ptr = -1;              ///< Realloc and Free: the block passed in
@@ -29,6 +30,7 @@ struct Allocator {
   bool SizeOfString = false; ///< strdup/strndup: strlen(result) + 1 bytes
   bool Rust = false;         ///< one of Rust's allocator shims
   bool Mapping = false;      ///< mmap: the shadow is an anonymous private mapping of the same length
+  bool User = false;         ///< registered with __enzyme_allocation_like
   /// Alloc and Realloc: the function that releases a block from this allocator, and its
   /// arguments: -1 is the block, k the allocation call's argument k.
   std::string Free;

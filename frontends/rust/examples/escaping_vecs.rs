@@ -3,8 +3,8 @@
 //! empty), and a layer keeps a new `Vec` of activations in a struct field. The shadows of those
 //! blocks must stay with the caller's shadow objects: their gradients are read after the call,
 //! a second call must get its own shadow blocks, and dropping them must not double free.
-//! (A Vec that already holds values and is reallocated inside the call is not covered: the
-//! gradient of its old contents stays with the old shadow block; docs/design.md.)
+//! A Vec that already holds values and is reallocated inside the call (no room reserved) has
+//! the gradient of its old contents moved to the new shadow block, where the caller reads it.
 mod common;
 use common::*;
 
@@ -43,28 +43,30 @@ fn append_value(h0: &[f64], x: &[f64]) -> f64 {
 fn main() {
     let mut c = Checker::new("escaping_vecs");
     let mut rng = Lcg(5);
-    for (n0, n) in [(0usize, 3usize), (2, 5), (7, 9)] {
+    for (n0, n, reserve) in [(0usize, 3usize, true), (2, 5, true), (7, 9, true), (2, 5, false), (7, 9, false), (1, 40, false)] {
         let h0 = rng.vec(n0);
         let x = rng.vec(n);
-        // Room reserved up front (no reallocation of the old contents), or grown from empty.
-        let mut hist = Vec::with_capacity(if n0 > 0 { n0 + n } else { 0 });
+        // Room reserved up front (no reallocation of the old contents), grown from empty, or
+        // exactly full so that the first push reallocates the old contents (several times).
+        let cap = if n0 > 0 && reserve { n0 + n } else { n0 };
+        let mut hist = Vec::with_capacity(cap);
         hist.extend_from_slice(&h0);
-        let mut dhist = Vec::with_capacity(if n0 > 0 { n0 + n } else { 0 });
+        let mut dhist = Vec::with_capacity(cap);
         dhist.resize(n0, 0.0);
         let mut dx = vec![0.0; n];
         let value = d_append(&mut hist, &mut dhist, &x, &mut dx, 1.0);
-        c.close(&format!("n0={n0} value"), value, append_value(&h0, &x), 1e-12);
-        c.close(&format!("n0={n0} grown length"), hist.len() as f64, (n0 + n) as f64, 0.0);
+        c.close(&format!("n0={n0} reserve={reserve} value"), value, append_value(&h0, &x), 1e-12);
+        c.close(&format!("n0={n0} reserve={reserve} grown length"), hist.len() as f64, (n0 + n) as f64, 0.0);
         let fdx = fd_grad(|x: &[f64]| append_value(&h0, x), &x, 1e-6);
-        c.close_all(&format!("n0={n0} d/dx"), &dx, &fdx, 1e-6);
+        c.close_all(&format!("n0={n0} reserve={reserve} d/dx"), &dx, &fdx, 1e-6);
         let fdh = fd_grad(|h: &[f64]| append_value(h, &x), &h0, 1e-6);
-        c.close_all(&format!("n0={n0} d/dhist (old part)"), &dhist[..n0], &fdh, 1e-6);
+        c.close_all(&format!("n0={n0} reserve={reserve} d/dhist (old part)"), &dhist[..n0], &fdh, 1e-6);
         // The appended part's shadow is the caller's now: it is writable and keeps its values.
         for (k, d) in dhist.iter_mut().enumerate() {
             *d = k as f64;
         }
         let kept: f64 = dhist.iter().sum();
-        c.close(&format!("n0={n0} shadow kept"), kept, ((n0 + n) * (n0 + n - 1) / 2) as f64, 0.0);
+        c.close(&format!("n0={n0} reserve={reserve} shadow kept"), kept, ((n0 + n) * (n0 + n - 1) / 2) as f64, 0.0);
     }
 
     let n = 6;

@@ -1,0 +1,435 @@
+// The relocation log: where the adjoints of a caller's block go when the differentiated call
+// copies its contents into a block of its own and frees it. A std::vector grown past its
+// capacity (push_back, reserve, resize) or a Rust Vec grown by realloc ends the call pointing at
+// a new block; the reverse sweep adds the adjoints of the copied values into the old block's
+// shadow, which the caller no longer reaches: the caller's shadow container was redirected to
+// the new shadow along with the primal. So the reverse sweep notes, per top-level call:
+//   - released blocks: the shadow of each block a deallocation or realloc frees (its reverse
+//     runs before the reverse of anything that read the block, so the shadow ends up holding
+//     every adjoint of the block's contents);
+//   - moves: each copy out of a released block, with where the copied bytes end up when the
+//     call returns. A copy into a block that is itself released later (a vector grown twice)
+//     composes with the moves already noted out of that block (the reverse sweep sees the later
+//     copy first);
+//   - allocations: a block allocated in the call is not the caller's, so its release note is
+//     dropped (and, for a block that outlived its allocating function, its shadow freed, which
+//     nothing did before); a move into a block allocated in the call that may outlive it is
+//     confirmed, since a move into any other block (the caller's own, a local) says nothing
+//     about where the caller's container went.
+// When the top-level reverse sweep returns, each confirmed move out of a block still noted as
+// released (the caller's) copies the adjoint bytes to where the caller now finds them, and the
+// caller's old shadow is freed with the deallocator the primal used. Nothing is noted outside a
+// frame (code run from a parallel region's worker, a derivative called by the user's own
+// threads), so those keep the old behaviour. Element-by-element relocation (a vector of a type
+// that is not trivially copyable) is not a copy the log sees.
+//
+// The log is per thread, linkonce_odr under a versioned name like the tape arena, and empty
+// between top-level calls (its arrays are freed when the outermost frame closes).
+#include "Reverse/RelocationLog.h"
+#include "Reverse/Tape.h"
+#include "Reverse/TapeArenaRuntime.h"
+#include "Rules/Allocators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace synthase {
+
+static constexpr const char *LogName = "__synthase_relocs_v1";
+static constexpr const char *OpenName = "__synthase_relocs_open_v1";
+static constexpr const char *CloseName = "__synthase_relocs_close_v1";
+static constexpr const char *ReleasedName = "__synthase_relocs_released_v1";
+static constexpr const char *MovedName = "__synthase_relocs_moved_v1";
+static constexpr const char *AllocatedName = "__synthase_relocs_allocated_v1";
+
+enum LogField { Rel, NRel, CapRel, Moves, NMoves, CapMoves, Depth, BaseRel, BaseMoves };
+enum RelField { RStart, RBytes, RFree, RNArgs, RArg1, RArg2, RMovedOut };
+enum MoveField { MFrom, MBytes, MTo, MConfirmed, MBlock, MBlockBytes, MFloatsOnly };
+
+static StructType *logType(LLVMContext &C) {
+  Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
+  return StructType::get(C, {P, I, I, P, I, I, I, I, I});
+}
+static StructType *releasedType(LLVMContext &C) {
+  Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
+  return StructType::get(C, {P, I, P, I, I, I, I});
+}
+static StructType *moveType(LLVMContext &C) {
+  Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
+  return StructType::get(C, {P, I, P, I, P, I, I});
+}
+
+namespace {
+/// Builds a helper's body: the log's fields, loops and appends.
+struct HelperBody {
+  Module &M;
+  Function *F;
+  IRBuilder<> &B;
+  LLVMContext &C = M.getContext();
+  StructType *LT = logType(C), *RT = releasedType(C), *MT = moveType(C);
+  Type *I64 = B.getInt64Ty(), *PtrTy = B.getPtrTy();
+  Value *Log = B.CreateThreadLocalAddress(tapeArenaGlobal(M, LogName, LT));
+
+  Value *fieldPtr(unsigned K) { return B.CreateStructGEP(LT, Log, K); }
+  Value *get(unsigned K) { return B.CreateLoad(K == Rel || K == Moves ? PtrTy : I64, fieldPtr(K)); }
+  void set(unsigned K, Value *V) { B.CreateStore(V, fieldPtr(K)); }
+  Value *released(Value *I, unsigned K) { return B.CreateInBoundsGEP(RT, get(Rel), {I, B.getInt32(K)}); }
+  Value *move(Value *I, unsigned K) { return B.CreateInBoundsGEP(MT, get(Moves), {I, B.getInt32(K)}); }
+  Value *releasedField(Value *I, unsigned K) { return B.CreateLoad(RT->getElementType(K), released(I, K)); }
+  Value *moveField(Value *I, unsigned K) { return B.CreateLoad(MT->getElementType(K), move(I, K)); }
+  Value *addr(Value *P) { return B.CreatePtrToInt(P, I64); }
+
+  BasicBlock *block(const char *Name) { return BasicBlock::Create(C, Name, F); }
+  /// Returns from the helper (void, or Ret) when Cond holds.
+  void returnIf(Value *Cond) {
+    BasicBlock *Out = block("out"), *Go = block("go");
+    B.CreateCondBr(Cond, Out, Go);
+    B.SetInsertPoint(Out);
+    B.CreateRetVoid();
+    B.SetInsertPoint(Go);
+  }
+  void ifThen(Value *Cond, function_ref<void()> Then) {
+    BasicBlock *T = block("then"), *J = block("join");
+    B.CreateCondBr(Cond, T, J);
+    B.SetInsertPoint(T);
+    Then();
+    B.CreateBr(J);
+    B.SetInsertPoint(J);
+  }
+  /// for (i = Lo; i < Hi; ++i) Body(i), Hi read once.
+  void loop(Value *Lo, Value *Hi, function_ref<void(Value *)> Body) {
+    BasicBlock *Pre = B.GetInsertBlock(), *H = block("loop"), *Bd = block("body"), *X = block("done");
+    B.CreateBr(H);
+    B.SetInsertPoint(H);
+    PHINode *I = B.CreatePHI(I64, 2);
+    I->addIncoming(Lo, Pre);
+    B.CreateCondBr(B.CreateICmpULT(I, Hi), Bd, X);
+    B.SetInsertPoint(Bd);
+    Body(I);
+    I->addIncoming(B.CreateAdd(I, B.getInt64(1)), B.GetInsertBlock());
+    B.CreateBr(H);
+    B.SetInsertPoint(X);
+  }
+  /// Appends an entry of type ET to the array at field Arr (count NField, capacity CapField).
+  void append(unsigned Arr, unsigned NField, unsigned CapField, StructType *ET, ArrayRef<Value *> Fields) {
+    Value *N = get(NField), *Cap = get(CapField);
+    ifThen(B.CreateICmpEQ(N, Cap), [&] {
+      Value *NewCap = B.CreateSelect(B.CreateICmpEQ(Cap, B.getInt64(0)), B.getInt64(16), B.CreateShl(Cap, 1));
+      Value *Bytes = B.CreateMul(NewCap, B.getInt64(M.getDataLayout().getTypeAllocSize(ET)));
+      FunctionCallee Realloc = M.getOrInsertFunction("realloc", PtrTy, PtrTy, I64);
+      set(Arr, B.CreateCall(Realloc, {get(Arr), Bytes}));
+      set(CapField, NewCap);
+    });
+    for (unsigned K = 0; K < Fields.size(); ++K)
+      B.CreateStore(Fields[K], B.CreateInBoundsGEP(ET, get(Arr), {N, B.getInt32(K)}));
+    set(NField, B.CreateAdd(N, B.getInt64(1)));
+  }
+  /// The index of the released block (this frame's) that holds address P, or -1. Exact: the
+  /// block that starts at P.
+  Value *findReleased(Value *P, bool Exact) {
+    AllocaInst *Found = slot("found");
+    B.CreateStore(B.getInt64(-1), Found);
+    Value *A = addr(P);
+    loop(get(BaseRel), get(NRel), [&](Value *I) {
+      Value *S = addr(releasedField(I, RStart));
+      Value *In = Exact ? B.CreateICmpEQ(A, S)
+                        : B.CreateAnd(B.CreateICmpUGE(A, S),
+                                      B.CreateICmpULT(A, B.CreateAdd(S, releasedField(I, RBytes))));
+      B.CreateStore(B.CreateSelect(In, I, B.CreateLoad(I64, Found)), Found);
+    });
+    return B.CreateLoad(I64, Found);
+  }
+  AllocaInst *slot(const char *Name) {
+    IRBuilder<> EB(&F->getEntryBlock(), F->getEntryBlock().begin());
+    return EB.CreateAlloca(I64, nullptr, Name);
+  }
+  /// Frees the released block I's shadow with the primal's deallocator, if it has one.
+  void release(Value *I) {
+    Value *Fn = releasedField(I, RFree);
+    ifThen(B.CreateIsNotNull(Fn), [&] {
+      Value *P = releasedField(I, RStart), *N = releasedField(I, RNArgs);
+      Value *A1 = releasedField(I, RArg1), *A2 = releasedField(I, RArg2);
+      Type *V = B.getVoidTy();
+      ifThen(B.CreateICmpEQ(N, B.getInt64(0)), [&] { B.CreateCall(FunctionType::get(V, {PtrTy}, false), Fn, {P}); });
+      ifThen(B.CreateICmpEQ(N, B.getInt64(1)),
+             [&] { B.CreateCall(FunctionType::get(V, {PtrTy, I64}, false), Fn, {P, A1}); });
+      ifThen(B.CreateICmpEQ(N, B.getInt64(2)),
+             [&] { B.CreateCall(FunctionType::get(V, {PtrTy, I64, I64}, false), Fn, {P, A1, A2}); });
+    });
+  }
+};
+} // namespace
+
+static Function *helper(Module &M, StringRef Name, ArrayRef<Type *> Params,
+                        function_ref<void(HelperBody &)> Body) {
+  auto *FT = FunctionType::get(Type::getVoidTy(M.getContext()), Params, false);
+  return tapeRuntimeHelper(M, Name, FT, [&](IRBuilder<> &B, Function *F) {
+    HelperBody H{M, F, B};
+    Body(H);
+    B.CreateRetVoid();
+  });
+}
+
+/// open(save): a frame starts at the log's current ends; the enclosing frame's bases go to save.
+static Function *openFn(Module &M) {
+  Type *P = PointerType::getUnqual(M.getContext());
+  return helper(M, OpenName, {P}, [](HelperBody &H) {
+    IRBuilder<> &B = H.B;
+    Value *Save = H.F->getArg(0);
+    B.CreateStore(H.get(BaseRel), Save);
+    B.CreateStore(H.get(BaseMoves), B.CreateConstGEP1_64(H.I64, Save, 1));
+    H.set(BaseRel, H.get(NRel));
+    H.set(BaseMoves, H.get(NMoves));
+    H.set(Depth, B.CreateAdd(H.get(Depth), B.getInt64(1)));
+  });
+}
+
+/// close(save): settles the frame (confirmed moves out of the caller's blocks, then the caller's
+/// old shadows freed) and restores the enclosing frame.
+static Function *closeFn(Module &M) {
+  Type *P = PointerType::getUnqual(M.getContext());
+  return helper(M, CloseName, {P}, [&](HelperBody &H) {
+    IRBuilder<> &B = H.B;
+    Value *Save = H.F->getArg(0);
+    H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *I) {
+      H.ifThen(B.CreateICmpNE(H.moveField(I, MConfirmed), B.getInt64(0)), [&] {
+        Value *From = H.moveField(I, MFrom), *N = H.moveField(I, MBytes);
+        Value *K = H.findReleased(From, false);
+        H.ifThen(B.CreateICmpSGE(K, B.getInt64(0)), [&] {
+          // Floats keep their index in the container (an insert that grew the vector shifted
+          // the values, but the caller's gradient of v[i] is that of the v[i] it passed, as when
+          // the capacity sufficed); bytes with pointers follow the copy, so that the shadow
+          // structure keeps matching the primal's.
+          Value *Off = B.CreateSub(H.addr(From), H.addr(H.releasedField(K, RStart)));
+          Value *Fits = B.CreateICmpULE(B.CreateAdd(Off, N), H.moveField(I, MBlockBytes));
+          Value *ByIndex = B.CreateAnd(Fits, B.CreateICmpNE(H.moveField(I, MFloatsOnly), B.getInt64(0)));
+          Value *To = B.CreateSelect(ByIndex, B.CreateGEP(B.getInt8Ty(), H.moveField(I, MBlock), Off), H.moveField(I, MTo));
+          B.CreateMemMove(To, Align(1), From, Align(1), N);
+          B.CreateStore(B.getInt64(1), H.released(K, RMovedOut));
+        });
+      });
+    });
+    // An old shadow whose adjoints moved is unreachable now; one whose adjoints stayed (a
+    // function that frees a buffer it was given) is still the caller's to read.
+    H.loop(H.get(BaseRel), H.get(NRel), [&](Value *I) {
+      H.ifThen(B.CreateICmpNE(H.releasedField(I, RMovedOut), B.getInt64(0)), [&] { H.release(I); });
+    });
+    H.set(NRel, H.get(BaseRel));
+    H.set(NMoves, H.get(BaseMoves));
+    H.set(BaseRel, B.CreateLoad(H.I64, Save));
+    H.set(BaseMoves, B.CreateLoad(H.I64, B.CreateConstGEP1_64(H.I64, Save, 1)));
+    Value *D = B.CreateSub(H.get(Depth), B.getInt64(1));
+    H.set(Depth, D);
+    H.ifThen(B.CreateICmpEQ(D, B.getInt64(0)), [&] {
+      FunctionCallee Free = tapeFreeFn(M);
+      B.CreateCall(Free, {H.get(Rel)});
+      B.CreateCall(Free, {H.get(Moves)});
+      H.set(Rel, ConstantPointerNull::get(B.getPtrTy()));
+      H.set(Moves, ConstantPointerNull::get(B.getPtrTy()));
+      H.set(CapRel, B.getInt64(0));
+      H.set(CapMoves, B.getInt64(0));
+    });
+  });
+}
+
+/// released(shadow, bytes or -1, deallocator or null, number of its extra arguments, a1, a2)
+static Function *releasedFn(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
+  return helper(M, ReleasedName, {P, I, P, I, I, I}, [&](HelperBody &H) {
+    IRBuilder<> &B = H.B;
+    Function *F = H.F;
+    H.returnIf(B.CreateOr(B.CreateICmpEQ(H.get(Depth), B.getInt64(0)), B.CreateIsNull(F->getArg(0))));
+    FunctionCallee Usable = M.getOrInsertFunction("malloc_usable_size", I, P);
+    Value *Bytes = F->getArg(1);
+    BasicBlock *Ask = H.block("ask"), *Known = H.block("known"), *Here = B.GetInsertBlock();
+    B.CreateCondBr(B.CreateICmpSLT(Bytes, B.getInt64(0)), Ask, Known);
+    B.SetInsertPoint(Ask);
+    Value *Asked = B.CreateCall(Usable, {F->getArg(0)});
+    B.CreateBr(Known);
+    B.SetInsertPoint(Known);
+    PHINode *N = B.CreatePHI(I, 2);
+    N->addIncoming(Bytes, Here);
+    N->addIncoming(Asked, Ask);
+    H.append(Rel, NRel, CapRel, H.RT,
+             {F->getArg(0), N, F->getArg(2), F->getArg(3), F->getArg(4), F->getArg(5), B.getInt64(0)});
+  });
+}
+
+/// moved(to, from, bytes, floats only)
+static Function *movedFn(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
+  return helper(M, MovedName, {P, P, I, I}, [&](HelperBody &H) {
+    IRBuilder<> &B = H.B;
+    Value *To = H.F->getArg(0), *From = H.F->getArg(1), *N = H.F->getArg(2), *Floats = H.F->getArg(3);
+    Value *Null = ConstantPointerNull::get(B.getPtrTy());
+    H.returnIf(B.CreateOr(B.CreateICmpEQ(H.get(Depth), B.getInt64(0)),
+                          B.CreateOr(B.CreateICmpEQ(H.get(NRel), H.get(BaseRel)), B.CreateICmpEQ(N, B.getInt64(0)))));
+    H.returnIf(B.CreateICmpSLT(H.findReleased(From, false), B.getInt64(0)));
+    Value *ToReleased = B.CreateICmpSGE(H.findReleased(To, false), B.getInt64(0));
+    BasicBlock *Compose = H.block("compose"), *Direct = H.block("direct"), *Done = H.block("noted");
+    B.CreateCondBr(ToReleased, Compose, Direct);
+    B.SetInsertPoint(Compose);
+    // The destination is released later: its bytes end where the moves out of it say.
+    Value *T = H.addr(To), *TEnd = B.CreateAdd(T, N);
+    H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *K) {
+      Value *S = H.addr(H.moveField(K, MFrom)), *SEnd = B.CreateAdd(S, H.moveField(K, MBytes));
+      Value *Lo = B.CreateSelect(B.CreateICmpUGT(T, S), T, S);
+      Value *Hi = B.CreateSelect(B.CreateICmpULT(TEnd, SEnd), TEnd, SEnd);
+      H.ifThen(B.CreateICmpULT(Lo, Hi), [&] {
+        Value *NewFrom = B.CreateGEP(B.getInt8Ty(), From, B.CreateSub(Lo, T));
+        Value *NewTo = B.CreateGEP(B.getInt8Ty(), H.moveField(K, MTo), B.CreateSub(Lo, S));
+        H.append(Moves, NMoves, CapMoves, H.MT,
+                 {NewFrom, B.CreateSub(Hi, Lo), NewTo, H.moveField(K, MConfirmed), H.moveField(K, MBlock),
+                  H.moveField(K, MBlockBytes), B.CreateAnd(Floats, H.moveField(K, MFloatsOnly))});
+      });
+    });
+    B.CreateBr(Done);
+    B.SetInsertPoint(Direct);
+    // A relocation loop copies element after element (the reverse sweep sees them backwards):
+    // an element next to the last move, on both sides, extends it.
+    BasicBlock *Extend = H.block("extend"), *Fresh = H.block("fresh");
+    Value *NM = H.get(NMoves);
+    B.CreateCondBr(B.CreateICmpUGT(NM, H.get(BaseMoves)), H.block("look"), Fresh);
+    B.SetInsertPoint(&H.F->back());
+    Value *LastI = B.CreateSub(NM, B.getInt64(1));
+    Value *LF = H.addr(H.moveField(LastI, MFrom)), *LT = H.addr(H.moveField(LastI, MTo));
+    Value *Below = B.CreateAnd(B.CreateICmpEQ(B.CreateAdd(H.addr(From), N), LF),
+                               B.CreateICmpEQ(B.CreateAdd(H.addr(To), N), LT));
+    Value *Same = B.CreateAnd(B.CreateICmpEQ(H.moveField(LastI, MConfirmed), B.getInt64(0)),
+                              B.CreateICmpEQ(H.moveField(LastI, MFloatsOnly), Floats));
+    B.CreateCondBr(B.CreateAnd(Below, Same), Extend, Fresh);
+    B.SetInsertPoint(Extend);
+    B.CreateStore(From, H.move(LastI, MFrom));
+    B.CreateStore(To, H.move(LastI, MTo));
+    B.CreateStore(B.CreateAdd(H.moveField(LastI, MBytes), N), H.move(LastI, MBytes));
+    B.CreateBr(Done);
+    B.SetInsertPoint(Fresh);
+    H.append(Moves, NMoves, CapMoves, H.MT, {From, N, To, B.getInt64(0), Null, B.getInt64(0), Floats});
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+  });
+}
+
+/// allocated(shadow, bytes, outlives)
+static Function *allocatedFn(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
+  return helper(M, AllocatedName, {P, I, I}, [&](HelperBody &H) {
+    IRBuilder<> &B = H.B;
+    Value *Sh = H.F->getArg(0), *N = H.F->getArg(1), *Outlives = B.CreateICmpNE(H.F->getArg(2), B.getInt64(0));
+    H.returnIf(B.CreateOr(B.CreateICmpEQ(H.get(Depth), B.getInt64(0)), B.CreateIsNull(Sh)));
+    H.returnIf(B.CreateAnd(B.CreateICmpEQ(H.get(NRel), H.get(BaseRel)), B.CreateICmpEQ(H.get(NMoves), H.get(BaseMoves))));
+    Value *K = H.findReleased(Sh, true);
+    BasicBlock *Ours = H.block("ours"), *Kept = H.block("kept"), *Done = H.block("settled");
+    B.CreateCondBr(B.CreateICmpSGE(K, B.getInt64(0)), Ours, Kept);
+    // Released in the call but allocated in it too: not the caller's. Its shadow goes here if
+    // the allocating function left it alive; the moves out of it have been composed.
+    B.SetInsertPoint(Ours);
+    Value *S = H.addr(Sh), *SEnd = B.CreateAdd(S, H.releasedField(K, RBytes));
+    H.ifThen(Outlives, [&] { H.release(K); });
+    Value *Last = B.CreateSub(H.get(NRel), B.getInt64(1));
+    for (unsigned F = RStart; F <= RMovedOut; ++F)
+      B.CreateStore(H.releasedField(Last, F), H.released(K, F));
+    H.set(NRel, Last);
+    AllocaInst *J = H.slot("kept");
+    B.CreateStore(H.get(BaseMoves), J);
+    H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *I) {
+      Value *A = H.addr(H.moveField(I, MFrom));
+      Value *Inside = B.CreateAnd(B.CreateICmpUGE(A, S), B.CreateICmpULT(A, SEnd));
+      H.ifThen(B.CreateNot(Inside), [&] {
+        Value *JV = B.CreateLoad(H.I64, J);
+        for (unsigned F = MFrom; F <= MFloatsOnly; ++F)
+          B.CreateStore(H.moveField(I, F), H.move(JV, F));
+        B.CreateStore(B.CreateAdd(JV, B.getInt64(1)), J);
+      });
+    });
+    H.set(NMoves, B.CreateLoad(H.I64, J));
+    B.CreateBr(Done);
+    // A block of the call that may outlive it: moves into it say where the caller's contents went.
+    B.SetInsertPoint(Kept);
+    H.ifThen(Outlives, [&] {
+      Value *Lo = H.addr(Sh), *Hi = B.CreateAdd(Lo, N);
+      H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *I) {
+        Value *A = H.addr(H.moveField(I, MTo));
+        H.ifThen(B.CreateAnd(B.CreateICmpUGE(A, Lo), B.CreateICmpULT(A, Hi)), [&] {
+          B.CreateStore(B.getInt64(1), H.move(I, MConfirmed));
+          B.CreateStore(Sh, H.move(I, MBlock));
+          B.CreateStore(N, H.move(I, MBlockBytes));
+        });
+      });
+    });
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+  });
+}
+
+bool moduleReleasesMemory(const Module &M) {
+  for (const Function &F : M) {
+    std::optional<Allocator> A = allocatorFor(&F);
+    if (!A || A->Role == AllocRole::Alloc)
+      continue;
+    // The engine's own: a tape's growth, the arenas' helpers.
+    for (const User *U : F.users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && !CB->getMetadata(TapeGrowMD) &&
+                                            !CB->getFunction()->hasFnAttribute(TapeRuntimeAttr))
+        return true;
+  }
+  return false;
+}
+
+static Value *asI64(IRBuilder<> &B, Value *V) {
+  return V->getType()->isPointerTy() ? B.CreatePtrToInt(V, B.getInt64Ty()) : B.CreateZExtOrTrunc(V, B.getInt64Ty());
+}
+
+void emitReleasedBlock(IRBuilder<> &B, Value *Shadow, Value *Bytes, Value *Release, ArrayRef<Value *> ReleaseArgs) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Value *A[2] = {B.getInt64(0), B.getInt64(0)};
+  for (unsigned K = 0; K < ReleaseArgs.size() && K < 2; ++K)
+    A[K] = asI64(B, ReleaseArgs[K]);
+  B.CreateCall(releasedFn(M), {Shadow, Bytes ? asI64(B, Bytes) : B.getInt64(-1),
+                               Release ? Release : ConstantPointerNull::get(B.getPtrTy()),
+                               B.getInt64(Release ? ReleaseArgs.size() : 0), A[0], A[1]});
+}
+
+void emitMovedBytes(IRBuilder<> &B, Value *To, Value *From, Value *Bytes, bool FloatsOnly) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(movedFn(M), {To, From, asI64(B, Bytes), B.getInt64(FloatsOnly)});
+}
+
+void emitAllocatedBlock(IRBuilder<> &B, Value *Shadow, Value *Bytes, bool Outlives) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(allocatedFn(M), {Shadow, asI64(B, Bytes), B.getInt64(Outlives)});
+}
+
+bool relocationLogUsed(const Module &M) {
+  const Function *F = M.getFunction(ReleasedName);
+  return F && !F->use_empty();
+}
+
+void emitRelocationFrame(CallInst *Rev) {
+  Module &M = *Rev->getModule();
+  Function *Caller = Rev->getFunction();
+  IRBuilder<> EB(&*Caller->getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Save = EB.CreateAlloca(ArrayType::get(EB.getInt64Ty(), 2), nullptr, "synthase.relocs.frame");
+  IRBuilder<> B(Rev);
+  B.CreateCall(openFn(M), {Save});
+  B.SetInsertPoint(Rev->getNextNode());
+  B.CreateCall(closeFn(M), {Save});
+}
+
+void privatizeRelocationLog(Function &F) {
+  SmallVector<CallInst *, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *G = CI->getCalledFunction(); G && G->hasFnAttribute(TapeRuntimeAttr) &&
+                                                  G->getName().starts_with("__synthase_relocs_"))
+        Calls.push_back(CI);
+  for (CallInst *CI : Calls)
+    CI->eraseFromParent();
+}
+
+} // namespace synthase
