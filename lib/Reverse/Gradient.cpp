@@ -360,8 +360,13 @@ void GradientGen::classifyIntegerStores() {
         Failed = true;
         continue;
       }
-      if (movesNoDerivativeData(SI) || (L && movesNoDerivativeData(L)))
+      if (movesNoDerivativeData(SI) || (L && movesNoDerivativeData(L))) {
+        // The integer bytes of a copied record (a buffer's count beside its pointer, `*out =
+        // local`): kept in step like any integer field, as forward mode's byte copy keeps them.
+        if (!Act.IntMoves.count(V) && mayMirrorInteger(SI, Lay))
+          IntegerMirrors.insert(SI);
         continue;
+      }
       uint64_t Bytes = DL.getTypeStoreSize(V->getType());
       bool Mixed = false;
       if (Lay.Floats.size() > 1 && Lay.knownWithin(Bytes) && !Lay.floatFieldsOverlapping(DL, Bytes, Mixed) && !Mixed)

@@ -238,11 +238,27 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
   Value *DS = needShadow(MT->getDest(), MT), *SS = needShadow(MT->getSource(), MT);
   auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
   if (CLen && L.knownWithin(CLen->getZExtValue())) {
-    for (auto &[Off, T] : L.Fields)
-      if (T->isPointerTy() && Off >= 0 && (uint64_t)Off + DL.getTypeStoreSize(T) <= CLen->getZExtValue()) {
+    uint64_t Len = CLen->getZExtValue(), Next = 0; // the end of the last field seen
+    auto copyBytes = [&](uint64_t From, uint64_t To) {
+      if (To > From)
+        B.CreateMemCpy(B.CreateConstGEP1_64(B.getInt8Ty(), DS, From), Align(1),
+                       B.CreateConstGEP1_64(B.getInt8Ty(), SS, From), Align(1), To - From);
+    };
+    for (auto &[Off, T] : L.Fields) {
+      uint64_t Size = DL.getTypeStoreSize(T);
+      if (Off < 0 || (uint64_t)Off + Size > Len)
+        continue;
+      // The bytes between fields are integers (a Vec's length and capacity, a buffer's count)
+      // or padding: their shadow comes along as in forward mode, so that a shadow object moved
+      // as a whole (`layer.cache = act`, `*out = local`) keeps its count.
+      copyBytes(Next, Off);
+      Next = std::max<uint64_t>(Next, Off + Size);
+      if (T->isPointerTy()) {
         Value *P = B.CreateLoad(T, B.CreateConstGEP1_64(B.getInt8Ty(), SS, Off));
         B.CreateStore(P, B.CreateConstGEP1_64(B.getInt8Ty(), DS, Off));
       }
+    }
+    copyBytes(Next, Len);
     return;
   }
   if (!CLen && L.Complete && !L.Floats.empty()) {

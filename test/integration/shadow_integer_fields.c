@@ -2,8 +2,9 @@
 // length, a counter): the shadow object keeps the primal's values, so a caller that walks its
 // shadow by its own length sees every adjoint (Rust's Vec and C's {ptr, len} buffers), also
 // when the count sits beside the doubles in one struct (it was zeroed as if it overwrote float
-// data). Gradients against central differences and the analytic form; forward mode (width 1 and
-// 2) against reverse.
+// data), and when the object is built in a local and copied out as a whole (`*out = local`: the
+// copy's integer bytes were left at zero in the shadow). Gradients against central differences
+// and the analytic form; forward mode (width 1 and 2) against reverse.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cc -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
@@ -61,6 +62,38 @@ static void check_inline(const double *x) {
   CHECK_CLOSE(t.d[1], dx[1], 1e-12, "inline: forward lane 1 vs reverse");
 }
 
+// Builds a {data, n, tag} record in a local and copies it out as a whole.
+typedef struct { double *data; long n; long tag; } Rec;
+__attribute__((noinline)) static void build(Rec *out, const double *x, long n) {
+  Rec v;
+  v.n = n;
+  v.tag = 7;
+  v.data = (double *)malloc(n * sizeof(double));
+  for (long i = 0; i < n; i++) v.data[i] = x[i] * x[i];
+  *out = v;
+}
+static double built(Rec *out, const double *x, long n) {
+  build(out, x, n);
+  double s = 0;
+  for (long i = 0; i < out->n; i++) s += out->data[i] * (i + 1);
+  return s;
+}
+static void check_whole_copy(void) {
+  double x[3] = {0.5, -1, 2}, dx[3] = {0}, v[3] = {1, 0.5, -2};
+  Rec o = {0, 0, 0}, d = {0, 0, 0};
+  __enzyme_autodiff((void *)built, enzyme_dup, &o, &d, enzyme_dup, x, dx, enzyme_const, 3L);
+  for (int i = 0; i < 3; i++) CHECK_CLOSE(dx[i], 2 * x[i] * (i + 1), 1e-12, "whole copy: d/dx[%d]", i);
+  CHECK_TRUE(d.n == 3 && d.tag == 7, "whole copy: shadow fields n=%ld tag=%ld", d.n, d.tag);
+  free(o.data);
+  free(d.data);
+  Rec o2 = {0, 0, 0}, d2 = {0, 0, 0};
+  double t = __enzyme_fwddiff((void *)built, enzyme_dup, &o2, &d2, enzyme_dup, x, v, enzyme_const, 3L);
+  CHECK_CLOSE(t, check_dot(dx, v, 3), 1e-12, "whole copy: forward vs reverse");
+  CHECK_TRUE(d2.n == 3 && d2.tag == 7, "whole copy: tangent fields n=%ld tag=%ld", d2.n, d2.tag);
+  free(o2.data);
+  free(d2.data);
+}
+
 static double h0[3] = {0.3, -0.7, 0.2};
 static double value_of(const double *x, void *ctx) {
   double data[CAP];
@@ -88,5 +121,6 @@ int main(void) {
   CHECK_CLOSE(t, check_dot(dx, xv, n), 1e-10, "forward vs reverse");
   CHECK_TRUE(db2.len == 8, "forward: tangent length %ld follows the primal's", db2.len);
   check_inline(x);
+  check_whole_copy();
   return check_report();
 }

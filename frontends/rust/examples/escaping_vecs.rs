@@ -86,18 +86,18 @@ fn main() {
         c.close(&format!("call {call} value"), value, f(&w, &x), 1e-12);
         c.close_all(&format!("call {call} d/dw"), &dlayer.w, &fd_grad(|w: &[f64]| f(w, &x), &w, 1e-6), 1e-6);
         c.close_all(&format!("call {call} d/dx"), &dx, &fd_grad(|x: &[f64]| f(&w, x), &x, 1e-6), 1e-6);
-        // The escaped shadow block is the caller's: writable, and kept (the shadow Vec's length
-        // field is the old cache's, so the block is reached through its pointer).
-        let sh = dlayer.cache.as_mut_ptr();
-        for k in 0..n {
-            unsafe { *sh.add(k) = (call + 1) as f64 };
+        // The escaped shadow block is the caller's: writable, and kept; the shadow Vec moved in
+        // as a whole has the new cache's length.
+        c.close(&format!("call {call} shadow cache length"), dlayer.cache.len() as f64, n as f64, 0.0);
+        for d in dlayer.cache.iter_mut() {
+            *d = (call + 1) as f64;
         }
         layers.push(layer);
         shadows.push(dlayer);
     }
     // Both calls' escaped shadow buffers are distinct and keep what the caller wrote.
     c.close("distinct shadow caches", (shadows[0].cache.as_ptr() != shadows[1].cache.as_ptr()) as i32 as f64, 1.0, 0.0);
-    let kept = |l: &Layer| (0..n).map(|k| unsafe { *l.cache.as_ptr().add(k) }).sum::<f64>();
+    let kept = |l: &Layer| l.cache.iter().sum::<f64>();
     c.close("first shadow cache kept", kept(&shadows[0]), n as f64, 0.0);
     c.close("second shadow cache kept", kept(&shadows[1]), 2.0 * n as f64, 0.0);
     drop(layers);
