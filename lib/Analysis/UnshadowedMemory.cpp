@@ -277,6 +277,19 @@ NullRoot nullRootOf(Value *Ptr, bool ArgsMaybeNull, function_ref<bool(const Valu
 
 namespace synthase {
 
+bool intToPtrOfScaledInteger(const IntToPtrInst *I) {
+  auto *BO = dyn_cast<BinaryOperator>(I->getOperand(0));
+  if (!BO)
+    return false;
+  auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+  if (!C && BO->getOpcode() == Instruction::Mul)
+    C = dyn_cast<ConstantInt>(BO->getOperand(0));
+  if (!C)
+    return false;
+  return (BO->getOpcode() == Instruction::Shl && !C->isZero()) ||
+         (BO->getOpcode() == Instruction::Mul && C->getValue().ugt(1));
+}
+
 Value *intToPtrBase(const IntToPtrInst *I) {
   Value *Base = nullptr;
   SmallVector<const Value *, 8> Work{I->getOperand(0)};

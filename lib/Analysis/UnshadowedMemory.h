@@ -70,6 +70,10 @@ namespace synthase {
 /// stack buffers and aligned malloc do): p, the one pointer the address is computed from, or null.
 /// The shadow of the result is p's shadow moved by the same byte offset.
 llvm::Value *intToPtrBase(const llvm::IntToPtrInst *I);
+/// Whether `inttoptr` turns a scaled integer into a pointer (`len << 3`, `n * 8`): no address is
+/// ever a multiple of another, so the result points into no object and has a null shadow. Rust's
+/// debug builds carry an allocation's size in the pointer slot of the failed allocation's result.
+bool intToPtrOfScaledInteger(const llvm::IntToPtrInst *I);
 /// The shadow of such an `inttoptr` at B, from the shadow of its base. An address that is only
 /// offset from the base keeps the same offset from the base's shadow. One that is rounded (an
 /// `and` mask: Eigen's handmade_aligned_malloc and aligned stack buffers) is rounded the same way

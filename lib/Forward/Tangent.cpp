@@ -305,6 +305,8 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
     return;
   case Instruction::IntToPtr:
+    if (intToPtrOfScaledInteger(cast<IntToPtrInst>(I)))
+      return; // a number, not an address: no tangent
     if (Value *Base = intToPtrBase(cast<IntToPtrInst>(I)); Base && active(Base)) {
       Lanes Out; // the base is not an operand: mapLinear would see no active operand
       for (unsigned l = 0; l < W; ++l)

@@ -288,8 +288,20 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
       RevArgs.push_back(!DC.DRetLanes.empty() ? DC.DRetLanes[L] : DC.DRet ? DC.DRet : unitSeed(RT));
   RevArgs.push_back(Tape);
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
-  if (relocationLogUsed(E.module()))
-    emitRelocationFrame(Adj);
+  if (relocationLogUsed(E.module())) {
+    // The caller's containers passed with shadows, whose data the call may replace.
+    SmallVector<std::pair<Value *, int64_t>, 8> Fields;
+    Function *Clone = E.primalOf(DC.Fn);
+    for (unsigned K = 0; K < DC.Args.size() && K < Clone->arg_size(); ++K) {
+      const ArgSpec &A = DC.Args[K];
+      if ((A.Kind != ArgKind::Dup && A.Kind != ArgKind::DupNoNeed) || A.StrideBytes)
+        continue;
+      for (int64_t Off : containerFields(E.module().getDataLayout(), Clone->getArg(K)))
+        for (Value *Sh : A.Shadows)
+          Fields.push_back({Sh, Off});
+    }
+    emitRelocationFrame(Primal, Adj, Fields);
+  }
   // A leased tape buffer goes back to the arena on unwinding too (TapeArena.cpp).
   CallBase *Sweeps[2] = {Primal, Adj};
   if (Reuse && emitGiveBackOnUnwind(E, DC.Call, Sweeps, Tape, L)) {

@@ -296,7 +296,7 @@ static void lowerReverse(Engine &E, CallBase *CB, DiffCall &DC, const SplitOptio
   Args.push_back(H);
   CallInst *Adj = B.CreateCall(GP.Reverse, Args);
   if (relocationLogUsed(M))
-    emitRelocationFrame(Adj);
+    emitRelocationFrame(nullptr, Adj, {});
   // A tape that outgrew its inline bytes ended in a heap buffer: release it in both forms.
   FunctionCallee Free = M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
   Value *Base = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, H, 0));

@@ -137,6 +137,8 @@ void GradientGen::augInstruction(Instruction *I) {
                            I->getName() + ".shadow", G->getNoWrapFlags());
     } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
       ShA[I] = B.CreatePointerCast(needShadow(I->getOperand(0), I), T);
+    } else if (auto *I2P = dyn_cast<IntToPtrInst>(I); I2P && intToPtrOfScaledInteger(I2P)) {
+      ShA[I] = Constant::getNullValue(T); // a number, not an address
     } else if (auto *I2P = dyn_cast<IntToPtrInst>(I); I2P && !intToPtrBase(I2P)) {
       // A pointer read from memory as an integer: its shadow is read where the integer was.
       LoadInst *L = loadedPointerBits(I2P);

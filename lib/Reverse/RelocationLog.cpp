@@ -26,6 +26,8 @@
 // The log is per thread, linkonce_odr under a versioned name like the tape arena, and empty
 // between top-level calls (its arrays are freed when the outermost frame closes).
 #include "Reverse/RelocationLog.h"
+#include "Analysis/MemoryLayout.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "Reverse/Tape.h"
 #include "Reverse/TapeArenaRuntime.h"
 #include "Rules/Allocators.h"
@@ -44,13 +46,17 @@ static constexpr const char *ReleasedName = "__synthase_relocs_released_v1";
 static constexpr const char *MovedName = "__synthase_relocs_moved_v1";
 static constexpr const char *AllocatedName = "__synthase_relocs_allocated_v1";
 
-enum LogField { Rel, NRel, CapRel, Moves, NMoves, CapMoves, Depth, BaseRel, BaseMoves };
+enum LogField { Rel, NRel, CapRel, Moves, NMoves, CapMoves, Depth, BaseRel, BaseMoves, Kept, NKept, CapKept, BaseKept };
 enum RelField { RStart, RBytes, RFree, RNArgs, RArg1, RArg2, RMovedOut };
 enum MoveField { MFrom, MBytes, MTo, MConfirmed, MBlock, MBlockBytes, MFloatsOnly };
 
 static StructType *logType(LLVMContext &C) {
   Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
-  return StructType::get(C, {P, I, I, P, I, I, I, I, I});
+  return StructType::get(C, {P, I, I, P, I, I, I, I, I, P, I, I, I});
+}
+/// A block allocated in the frame that may outlive the call: {ptr start, i64 bytes}.
+static StructType *keptType(LLVMContext &C) {
+  return StructType::get(C, {PointerType::getUnqual(C), Type::getInt64Ty(C)});
 }
 static StructType *releasedType(LLVMContext &C) {
   Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
@@ -68,17 +74,20 @@ struct HelperBody {
   Function *F;
   IRBuilder<> &B;
   LLVMContext &C = M.getContext();
-  StructType *LT = logType(C), *RT = releasedType(C), *MT = moveType(C);
+  StructType *LT = logType(C), *RT = releasedType(C), *MT = moveType(C), *KT = keptType(C);
   Type *I64 = B.getInt64Ty(), *PtrTy = B.getPtrTy();
   Value *Log = B.CreateThreadLocalAddress(tapeArenaGlobal(M, LogName, LT));
 
   Value *fieldPtr(unsigned K) { return B.CreateStructGEP(LT, Log, K); }
-  Value *get(unsigned K) { return B.CreateLoad(K == Rel || K == Moves ? PtrTy : I64, fieldPtr(K)); }
+  Value *get(unsigned K) { return B.CreateLoad(K == Rel || K == Moves || K == Kept ? PtrTy : I64, fieldPtr(K)); }
   void set(unsigned K, Value *V) { B.CreateStore(V, fieldPtr(K)); }
   Value *released(Value *I, unsigned K) { return B.CreateInBoundsGEP(RT, get(Rel), {I, B.getInt32(K)}); }
   Value *move(Value *I, unsigned K) { return B.CreateInBoundsGEP(MT, get(Moves), {I, B.getInt32(K)}); }
   Value *releasedField(Value *I, unsigned K) { return B.CreateLoad(RT->getElementType(K), released(I, K)); }
   Value *moveField(Value *I, unsigned K) { return B.CreateLoad(MT->getElementType(K), move(I, K)); }
+  Value *keptField(Value *I, unsigned K) {
+    return B.CreateLoad(KT->getElementType(K), B.CreateInBoundsGEP(KT, get(Kept), {I, B.getInt32(K)}));
+  }
   Value *addr(Value *P) { return B.CreatePtrToInt(P, I64); }
 
   BasicBlock *block(const char *Name) { return BasicBlock::Create(C, Name, F); }
@@ -180,19 +189,22 @@ static Function *openFn(Module &M) {
     Value *Save = H.F->getArg(0);
     B.CreateStore(H.get(BaseRel), Save);
     B.CreateStore(H.get(BaseMoves), B.CreateConstGEP1_64(H.I64, Save, 1));
+    B.CreateStore(H.get(BaseKept), B.CreateConstGEP1_64(H.I64, Save, 2));
     H.set(BaseRel, H.get(NRel));
     H.set(BaseMoves, H.get(NMoves));
+    H.set(BaseKept, H.get(NKept));
     H.set(Depth, B.CreateAdd(H.get(Depth), B.getInt64(1)));
   });
 }
 
-/// close(save): settles the frame (confirmed moves out of the caller's blocks, then the caller's
-/// old shadows freed) and restores the enclosing frame.
+/// close(save, fields, n): settles the frame (confirmed moves out of the caller's blocks, then the
+/// caller's containers that now point elsewhere, then the caller's old shadows freed) and restores
+/// the enclosing frame. fields holds n pairs {shadow pointer field before the call, after it}.
 static Function *closeFn(Module &M) {
-  Type *P = PointerType::getUnqual(M.getContext());
-  return helper(M, CloseName, {P}, [&](HelperBody &H) {
+  Type *P = PointerType::getUnqual(M.getContext()), *I64T = Type::getInt64Ty(M.getContext());
+  return helper(M, CloseName, {P, P, I64T}, [&](HelperBody &H) {
     IRBuilder<> &B = H.B;
-    Value *Save = H.F->getArg(0);
+    Value *Save = H.F->getArg(0), *Pairs = H.F->getArg(1);
     H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *I) {
       H.ifThen(B.CreateICmpNE(H.moveField(I, MConfirmed), B.getInt64(0)), [&] {
         Value *From = H.moveField(I, MFrom), *N = H.moveField(I, MBytes);
@@ -211,6 +223,34 @@ static Function *closeFn(Module &M) {
         });
       });
     });
+    // A container of the caller's that holds another block now (`u = std::move(next)`, Rust's
+    // `*u = next`): nothing was copied out of its old block, which held the values passed, so
+    // their adjoints go to the new block by index, if that block was allocated in the call.
+    H.loop(B.getInt64(0), H.F->getArg(2), [&](Value *I) {
+      Value *Old = B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Pairs, B.CreateShl(I, 1)));
+      Value *New = B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Pairs, B.CreateAdd(B.CreateShl(I, 1), B.getInt64(1))));
+      H.ifThen(B.CreateAnd(B.CreateICmpNE(Old, New), B.CreateAnd(B.CreateIsNotNull(Old), B.CreateIsNotNull(New))), [&] {
+        Value *K = H.findReleased(Old, true);
+        H.ifThen(B.CreateICmpSGE(K, B.getInt64(0)), [&] {
+          H.ifThen(B.CreateICmpEQ(H.releasedField(K, RMovedOut), B.getInt64(0)), [&] {
+            AllocaInst *Room = H.slot("room");
+            B.CreateStore(B.getInt64(0), Room);
+            Value *A = H.addr(New);
+            H.loop(H.get(BaseKept), H.get(NKept), [&](Value *J) {
+              Value *S = H.addr(H.keptField(J, 0)), *E = B.CreateAdd(S, H.keptField(J, 1));
+              Value *In = B.CreateAnd(B.CreateICmpUGE(A, S), B.CreateICmpULT(A, E));
+              B.CreateStore(B.CreateSelect(In, B.CreateSub(E, A), B.CreateLoad(H.I64, Room)), Room);
+            });
+            Value *Room0 = B.CreateLoad(H.I64, Room), *Had = H.releasedField(K, RBytes);
+            H.ifThen(B.CreateICmpNE(Room0, B.getInt64(0)), [&] {
+              Value *N = B.CreateSelect(B.CreateICmpULT(Had, Room0), Had, Room0);
+              B.CreateMemMove(New, Align(1), Old, Align(1), N);
+              B.CreateStore(B.getInt64(1), H.released(K, RMovedOut));
+            });
+          });
+        });
+      });
+    });
     // An old shadow whose adjoints moved is unreachable now; one whose adjoints stayed (a
     // function that frees a buffer it was given) is still the caller's to read.
     H.loop(H.get(BaseRel), H.get(NRel), [&](Value *I) {
@@ -218,18 +258,20 @@ static Function *closeFn(Module &M) {
     });
     H.set(NRel, H.get(BaseRel));
     H.set(NMoves, H.get(BaseMoves));
+    H.set(NKept, H.get(BaseKept));
     H.set(BaseRel, B.CreateLoad(H.I64, Save));
     H.set(BaseMoves, B.CreateLoad(H.I64, B.CreateConstGEP1_64(H.I64, Save, 1)));
+    H.set(BaseKept, B.CreateLoad(H.I64, B.CreateConstGEP1_64(H.I64, Save, 2)));
     Value *D = B.CreateSub(H.get(Depth), B.getInt64(1));
     H.set(Depth, D);
     H.ifThen(B.CreateICmpEQ(D, B.getInt64(0)), [&] {
       FunctionCallee Free = tapeFreeFn(M);
-      B.CreateCall(Free, {H.get(Rel)});
-      B.CreateCall(Free, {H.get(Moves)});
-      H.set(Rel, ConstantPointerNull::get(B.getPtrTy()));
-      H.set(Moves, ConstantPointerNull::get(B.getPtrTy()));
-      H.set(CapRel, B.getInt64(0));
-      H.set(CapMoves, B.getInt64(0));
+      for (unsigned A : {Rel, Moves, Kept}) {
+        B.CreateCall(Free, {H.get(A)});
+        H.set(A, ConstantPointerNull::get(B.getPtrTy()));
+      }
+      for (unsigned A : {CapRel, CapMoves, CapKept})
+        H.set(A, B.getInt64(0));
     });
   });
 }
@@ -322,10 +364,11 @@ static Function *allocatedFn(Module &M) {
     IRBuilder<> &B = H.B;
     Value *Sh = H.F->getArg(0), *N = H.F->getArg(1), *Outlives = B.CreateICmpNE(H.F->getArg(2), B.getInt64(0));
     H.returnIf(B.CreateOr(B.CreateICmpEQ(H.get(Depth), B.getInt64(0)), B.CreateIsNull(Sh)));
-    H.returnIf(B.CreateAnd(B.CreateICmpEQ(H.get(NRel), H.get(BaseRel)), B.CreateICmpEQ(H.get(NMoves), H.get(BaseMoves))));
+    H.returnIf(B.CreateAnd(B.CreateNot(Outlives), B.CreateAnd(B.CreateICmpEQ(H.get(NRel), H.get(BaseRel)),
+                                                              B.CreateICmpEQ(H.get(NMoves), H.get(BaseMoves)))));
     Value *K = H.findReleased(Sh, true);
-    BasicBlock *Ours = H.block("ours"), *Kept = H.block("kept"), *Done = H.block("settled");
-    B.CreateCondBr(B.CreateICmpSGE(K, B.getInt64(0)), Ours, Kept);
+    BasicBlock *Ours = H.block("ours"), *NotOurs = H.block("kept"), *Done = H.block("settled");
+    B.CreateCondBr(B.CreateICmpSGE(K, B.getInt64(0)), Ours, NotOurs);
     // Released in the call but allocated in it too: not the caller's. Its shadow goes here if
     // the allocating function left it alive; the moves out of it have been composed.
     B.SetInsertPoint(Ours);
@@ -350,8 +393,9 @@ static Function *allocatedFn(Module &M) {
     H.set(NMoves, B.CreateLoad(H.I64, J));
     B.CreateBr(Done);
     // A block of the call that may outlive it: moves into it say where the caller's contents went.
-    B.SetInsertPoint(Kept);
+    B.SetInsertPoint(NotOurs);
     H.ifThen(Outlives, [&] {
+      H.append(Kept, NKept, CapKept, H.KT, {Sh, N});
       Value *Lo = H.addr(Sh), *Hi = B.CreateAdd(Lo, N);
       H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *I) {
         Value *A = H.addr(H.moveField(I, MTo));
@@ -410,15 +454,53 @@ bool relocationLogUsed(const Module &M) {
   return F && !F->use_empty();
 }
 
-void emitRelocationFrame(CallInst *Rev) {
+void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value *, int64_t>> Fields) {
   Module &M = *Rev->getModule();
   Function *Caller = Rev->getFunction();
   IRBuilder<> EB(&*Caller->getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Save = EB.CreateAlloca(ArrayType::get(EB.getInt64Ty(), 2), nullptr, "synthase.relocs.frame");
-  IRBuilder<> B(Rev);
+  Type *PtrTy = EB.getPtrTy();
+  AllocaInst *Save = EB.CreateAlloca(ArrayType::get(EB.getInt64Ty(), 3), nullptr, "synthase.relocs.frame");
+  AllocaInst *Pairs = EB.CreateAlloca(ArrayType::get(PtrTy, std::max<size_t>(1, 2 * Fields.size())), nullptr,
+                                      "synthase.relocs.fields");
+  // The caller's shadow containers' pointer fields before the forward sweep redirects them.
+  IRBuilder<> B(Aug ? Aug : Rev);
+  SmallVector<Value *, 8> Addrs;
+  for (auto &[Shadow, Off] : Fields)
+    Addrs.push_back(B.CreateConstGEP1_64(B.getInt8Ty(), Shadow, Off));
+  for (unsigned K = 0; K < Addrs.size(); ++K)
+    B.CreateStore(B.CreateLoad(PtrTy, Addrs[K]), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K));
+  B.SetInsertPoint(Rev);
   B.CreateCall(openFn(M), {Save});
   B.SetInsertPoint(Rev->getNextNode());
-  B.CreateCall(closeFn(M), {Save});
+  for (unsigned K = 0; K < Addrs.size(); ++K)
+    B.CreateStore(B.CreateLoad(PtrTy, Addrs[K]), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
+  B.CreateCall(closeFn(M), {Save, Pairs, B.getInt64(Fields.size())});
+}
+
+std::vector<int64_t> containerFields(const DataLayout &DL, const Argument *A) {
+  std::vector<int64_t> Out;
+  if (!A->getType()->isPointerTy())
+    return Out;
+  MemoryLayout L = accessLayout(DL, A);
+  for (auto &[Off, T] : L.Fields) {
+    if (!T->isPointerTy() || Off < 0 || Out.size() == 8)
+      continue;
+    // What the function does with the pointer loaded from this field: floats only.
+    MemoryLayout Pointee;
+    bool Loaded = false;
+    for (const BasicBlock &BB : *A->getParent())
+      for (const Instruction &I : BB)
+        if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy()) {
+          int64_t O = 0;
+          if (GetPointerBaseWithConstantOffset(LI->getPointerOperand(), O, DL) == A && O == Off) {
+            Pointee.merge(accessLayout(DL, LI));
+            Loaded = true;
+          }
+        }
+    if (Loaded && !Pointee.Pointers && !Pointee.Floats.empty())
+      Out.push_back(Off);
+  }
+  return Out;
 }
 
 void privatizeRelocationLog(Function &F) {

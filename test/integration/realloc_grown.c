@@ -1,9 +1,10 @@
 // A caller's heap buffer reallocated or freed inside the differentiated function: a buffer
 // grown by realloc (several times, from one element too), contents moved by hand into a malloc'd
 // block before the old one is freed, the same in split mode (__enzyme_augmentfwd/__enzyme_reverse)
-// and in vector reverse mode (enzyme_width 2),
-// and a function that frees the buffer it is given (its gradient stays in the caller's shadow,
-// which is not freed). The buffer's count and capacity fields are kept in step in the shadow.
+// and in vector reverse mode (enzyme_width 2); a block freed and replaced by a new one (nothing
+// copied: the gradient goes to the new block by index); and a function that frees the buffer it is
+// given (its gradient stays in the caller's shadow, which is not freed). The buffer's count and
+// capacity fields are kept in step in the shadow.
 // Reverse against central finite differences or analytic values, forward against reverse.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
@@ -41,6 +42,18 @@ static double rehome(Buf *b, double a) {
   b->cap = b->n;
   double t = 0;
   for (long i = 0; i < b->n; i++) t += nd[i] * nd[i] * (i % 3 + 1);
+  return t;
+}
+
+// frees the caller's block after reading it, then gives the buffer a fresh one
+static double replace(Buf *b, double a) {
+  double s = 0;
+  for (long i = 0; i < b->n; i++) s += b->data[i] * b->data[i] * (i + 1);
+  free(b->data);
+  b->data = (double *)malloc(b->n * sizeof(double));
+  for (long i = 0; i < b->n; i++) b->data[i] = sin(s * a) * (i + 1);
+  double t = s;
+  for (long i = 0; i < b->n; i++) t += b->data[i] * b->data[i];
   return t;
 }
 
@@ -122,6 +135,7 @@ int main(void) {
     check_buf("realloc growth", grow, 3);
     check_buf("realloc growth, one element", grow, 1);
     check_buf("moved by hand", rehome, 5);
+    check_buf("replaced after a free", replace, 4);
   }
   {
     enum { N = 4 };

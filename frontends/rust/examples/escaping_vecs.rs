@@ -35,6 +35,20 @@ synthase::autodiff! {
     }
 }
 
+synthase::autodiff! {
+    /// Replaces the caller's Vec with a new one each step (`*u = next`): the old buffer is
+    /// dropped in the call, and the gradient of the values passed lands in the caller's shadow.
+    #[autodiff_reverse(d_relax, Duplicated, Active)]
+    fn relax(u: &mut Vec<f64>) -> f64 {
+        for _ in 0..3 {
+            let n = u.len();
+            let next: Vec<f64> = (0..n).map(|i| u[i] * 0.5 + u[(i + 1) % n] * 0.3 + 0.1 * u[i] * u[i]).collect();
+            *u = next;
+        }
+        u.iter().enumerate().map(|(i, v)| v * v * (i as f64 + 1.0)).sum()
+    }
+}
+
 fn append_value(h0: &[f64], x: &[f64]) -> f64 {
     let mut h = h0.to_vec();
     append(&mut h, x)
@@ -68,6 +82,14 @@ fn main() {
         let kept: f64 = dhist.iter().sum();
         c.close(&format!("n0={n0} reserve={reserve} shadow kept"), kept, ((n0 + n) * (n0 + n - 1) / 2) as f64, 0.0);
     }
+
+    let u0 = rng.vec(5);
+    let mut u = u0.clone();
+    let mut du = vec![0.0; 5];
+    let value = d_relax(&mut u, &mut du, 1.0);
+    c.close("relax value", value, relax(&mut u0.clone()), 1e-12);
+    let fdu = fd_grad(|v: &[f64]| relax(&mut v.to_vec()), &u0, 1e-6);
+    c.close_all("relax d/du (Vec replaced in the call)", &du, &fdu, 1e-6);
 
     let n = 6;
     let x = rng.vec(n);

@@ -1,6 +1,8 @@
 // A caller's std::vector grown inside the differentiated function (push_back past the
 // capacity, reserve, resize, insert, vectors of floats, of trivially copyable structs, of
-// std::pair, vectors of vectors growing inside and outside): the adjoints of the values the
+// std::pair, vectors of vectors growing inside and outside) or given a block made in the call
+// (`u = std::move(next)`, std::swap with a local, a struct member, a shorter vector): the
+// adjoints of the values the
 // caller passed end up in the caller's shadow vector, by index, as when the capacity sufficed
 // (docs/design.md, *The relocation log*). Before, the reverse sweep left them in the old shadow
 // block, which the grown shadow vector no longer points to: silent zeros.
@@ -87,18 +89,67 @@ static double rows(std::vector<std::vector<double>> &m, double a) {
   return t;
 }
 
+// The caller's vector takes a block made in the call: `u = std::move(next)`, std::swap with a
+// local, a member of a caller's struct, a shorter vector.
+static double move_assigned(std::vector<double> &u, double a) {
+  size_t n = u.size();
+  for (int s = 0; s < 3; s++) {
+    std::vector<double> un(n);
+    for (size_t i = 0; i < n; i++) un[i] = u[i] * a + u[(i + 1) % n] * 0.3 + 0.1 * u[i] * u[i];
+    u = std::move(un);
+  }
+  double t = 0;
+  for (size_t i = 0; i < n; i++) t += u[i] * u[i] * (i + 1);
+  return t;
+}
+static double swapped(std::vector<double> &u, double a) {
+  size_t n = u.size();
+  std::vector<double> un(n);
+  for (int s = 0; s < 4; s++) {
+    for (size_t i = 0; i < n; i++) un[i] = std::sin(u[i]) * a + u[(i + n - 1) % n];
+    std::swap(u, un);
+  }
+  double t = 0;
+  for (size_t i = 0; i < n; i++) t += u[i] * (i + 1);
+  return t;
+}
+static double shrunk(std::vector<double> &u, double a) {
+  std::vector<double> un(u.size() - 2);
+  for (size_t i = 0; i < un.size(); i++) un[i] = u[i] * u[i + 2] * a;
+  double s = u.back() * a;
+  u = std::move(un);
+  double t = s;
+  for (size_t i = 0; i < u.size(); i++) t += u[i] * (i + 2);
+  return t;
+}
+struct Model {
+  int id;
+  std::vector<double> w;
+};
+static double member(Model &m, double a) {
+  std::vector<double> nw(m.w.size());
+  for (size_t i = 0; i < nw.size(); i++) nw[i] = m.w[i] * m.w[i] * a;
+  m.w = std::move(nw);
+  double t = 0;
+  for (size_t i = 0; i < m.w.size(); i++) t += m.w[i] * (i + 1);
+  return t;
+}
+
 template <class T> static std::vector<T> exact(std::vector<T> v) { v.shrink_to_fit(); return v; }
 
 static double x0(int i) { return 0.3 + 0.21 * i * (i % 2 ? -1 : 1); }
 
-template <class F> static void check_double_case(const char *name, F *f, int n) {
+template <class F> static void check_double_case(const char *name, F *f, int n, int checked = -1) {
+  // checked: how many of the values passed the grown or replaced shadow still holds
+  if (checked < 0)
+    checked = n;
   std::vector<double> init(n);
   for (int i = 0; i < n; i++) init[i] = x0(i);
   double a = 0.7;
   std::vector<double> v = exact(init), dv = exact(std::vector<double>(n, 0.0));
   double da = __enzyme_autodiff((void *)f, enzyme_dup, &v, &dv, enzyme_out, a);
   CHECK_TRUE(dv.size() == v.size(), "%s: shadow length %zu vs %zu", name, dv.size(), v.size());
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < checked; i++) {
     double h = 1e-6;
     std::vector<double> p = exact(init), m = exact(init);
     p[i] += h; m[i] -= h;
@@ -119,6 +170,16 @@ int main() {
   check_double_case("reserve", reserves, N);
   check_double_case("resize", resizes, N);
   check_double_case("insert", inserts, N);
+  check_double_case("move-assigned", move_assigned, N);
+  check_double_case("swapped", swapped, N);
+  check_double_case("shrunk", shrunk, N, N - 2); // u[N-2], u[N-1] have no place in the shorter shadow
+  {
+    Model m{3, {0.5, -1.5, 2.0}}, dm{3, {0, 0, 0}};
+    __enzyme_autodiff((void *)member, enzyme_dup, &m, &dm, enzyme_const, 0.7);
+    double w0[3] = {0.5, -1.5, 2.0};
+    for (int i = 0; i < 3; i++)
+      CHECK_CLOSE(dm.w[i], 2 * w0[i] * 0.7 * (i + 1), 1e-12, "member vector d/dw[%d]", i);
+  }
   {
     std::vector<float> init(7);
     for (int i = 0; i < 7; i++) init[i] = (float)x0(i);
