@@ -1,39 +1,42 @@
 // The relocation log: where the adjoints of a caller's block go when the differentiated call
-// copies its contents into a block of its own and frees it. A std::vector grown past its
-// capacity (push_back, reserve, resize) or a Rust Vec grown by realloc ends the call pointing at
-// a new block; the reverse sweep adds the adjoints of the copied values into the old block's
-// shadow, which the caller no longer reaches: the caller's shadow container was redirected to
-// the new shadow along with the primal. So the reverse sweep notes, per top-level call:
+// moves a caller's container to a block of its own and frees the old one. A std::vector grown
+// past its capacity, a Rust Vec grown by realloc, `u = std::move(next)` all end the call with the
+// caller's container (and, through the mirrored pointer stores, its shadow) pointing at a new
+// block, while the reverse sweep adds the adjoints of the values the caller passed into the old
+// block's shadow, which the caller no longer reaches. So the reverse sweep notes, per top-level
+// call:
 //   - released blocks: the shadow of each block a deallocation or realloc frees (its reverse
 //     runs before the reverse of anything that read the block, so the shadow ends up holding
 //     every adjoint of the block's contents);
-//   - moves: each copy out of a released block, with where the copied bytes end up when the
-//     call returns. A copy into a block that is itself released later (a vector grown twice)
-//     composes with the moves already noted out of that block (the reverse sweep sees the later
-//     copy first);
+//   - moves: each copy out of a released block (element by element too, coalesced), with where
+//     the copied bytes end up when the call returns. A copy into a block that is itself released
+//     later (a vector grown twice) composes with the moves already noted out of that block (the
+//     reverse sweep sees the later copy first);
 //   - allocations: a block allocated in the call is not the caller's, so its release note is
 //     dropped (and, for a block that outlived its allocating function, its shadow freed, which
-//     nothing did before); a move into a block allocated in the call that may outlive it is
+//     nothing did before); a block that may outlive the call is kept, and the moves into it are
 //     confirmed, since a move into any other block (the caller's own, a local) says nothing
 //     about where the caller's container went.
 // When the top-level reverse sweep returns, each confirmed move out of a block still noted as
-// released (the caller's) copies the adjoint bytes to where the caller now finds them, and the
-// caller's old shadow is freed with the deallocator the primal used. Nothing is noted outside a
+// released (the caller's) puts the adjoint bytes where the caller now finds them; a container of
+// the caller's whose data pointer went from such a block to a kept one with nothing copied gets
+// them by index (the lowering reads those pointers before and after the sweeps); the caller's
+// old shadow is then freed with the deallocator the primal used. Nothing is noted outside a
 // frame (code run from a parallel region's worker, a derivative called by the user's own
-// threads), so those keep the old behaviour. Element-by-element relocation (a vector of a type
-// that is not trivially copyable) is not a copy the log sees.
+// threads), so those keep the old behaviour. Relocation by member-by-member copies is not seen.
 //
 // The log is per thread, linkonce_odr under a versioned name like the tape arena, and empty
 // between top-level calls (its arrays are freed when the outermost frame closes).
 #include "Reverse/RelocationLog.h"
 #include "Analysis/MemoryLayout.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "Reverse/Tape.h"
 #include "Reverse/TapeArenaRuntime.h"
 #include "Rules/Allocators.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include <algorithm>
 
 using namespace llvm;
 
@@ -454,7 +457,7 @@ bool relocationLogUsed(const Module &M) {
   return F && !F->use_empty();
 }
 
-void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value *, int64_t>> Fields) {
+void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value *, std::vector<int64_t>>> Fields) {
   Module &M = *Rev->getModule();
   Function *Caller = Rev->getFunction();
   IRBuilder<> EB(&*Caller->getEntryBlock().getFirstInsertionPt());
@@ -462,44 +465,72 @@ void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value 
   AllocaInst *Save = EB.CreateAlloca(ArrayType::get(EB.getInt64Ty(), 3), nullptr, "synthase.relocs.frame");
   AllocaInst *Pairs = EB.CreateAlloca(ArrayType::get(PtrTy, std::max<size_t>(1, 2 * Fields.size())), nullptr,
                                       "synthase.relocs.fields");
-  // The caller's shadow containers' pointer fields before the forward sweep redirects them.
+  // A hop through a null shadow pointer reads zeros here instead.
+  int64_t Reach = 8;
+  for (auto &F : Fields)
+    for (int64_t Off : F.second)
+      Reach = std::max<int64_t>(Reach, Off + 8);
+  AllocaInst *Zeros = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), Reach), nullptr, "synthase.relocs.none");
+  auto readField = [&](IRBuilder<> &B, Value *Shadow, ArrayRef<int64_t> Path) {
+    Value *P = Shadow;
+    for (unsigned K = 0; K < Path.size(); ++K) {
+      Value *At = B.CreateConstGEP1_64(B.getInt8Ty(), B.CreateSelect(B.CreateIsNull(P), Zeros, P), Path[K]);
+      P = B.CreateLoad(PtrTy, At);
+    }
+    return P;
+  };
+  // The caller's shadow containers' data pointers before the forward sweep redirects them.
   IRBuilder<> B(Aug ? Aug : Rev);
-  SmallVector<Value *, 8> Addrs;
-  for (auto &[Shadow, Off] : Fields)
-    Addrs.push_back(B.CreateConstGEP1_64(B.getInt8Ty(), Shadow, Off));
-  for (unsigned K = 0; K < Addrs.size(); ++K)
-    B.CreateStore(B.CreateLoad(PtrTy, Addrs[K]), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K));
+  if (!Fields.empty())
+    B.CreateMemSet(Zeros, B.getInt8(0), Reach, Align(1));
+  for (unsigned K = 0; K < Fields.size(); ++K)
+    B.CreateStore(readField(B, Fields[K].first, Fields[K].second), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K));
   B.SetInsertPoint(Rev);
   B.CreateCall(openFn(M), {Save});
   B.SetInsertPoint(Rev->getNextNode());
-  for (unsigned K = 0; K < Addrs.size(); ++K)
-    B.CreateStore(B.CreateLoad(PtrTy, Addrs[K]), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
+  for (unsigned K = 0; K < Fields.size(); ++K)
+    B.CreateStore(readField(B, Fields[K].first, Fields[K].second), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
   B.CreateCall(closeFn(M), {Save, Pairs, B.getInt64(Fields.size())});
 }
 
-std::vector<int64_t> containerFields(const DataLayout &DL, const Argument *A) {
-  std::vector<int64_t> Out;
-  if (!A->getType()->isPointerTy())
-    return Out;
-  MemoryLayout L = accessLayout(DL, A);
+/// The paths from Base (see containerFields), at most Depth pointer hops deep.
+static void collectContainerPaths(const DataLayout &DL, const Function &F, const Value *Base, unsigned Depth,
+                                  SmallVectorImpl<int64_t> &Prefix, std::vector<std::vector<int64_t>> &Out) {
+  MemoryLayout L = accessLayout(DL, Base);
   for (auto &[Off, T] : L.Fields) {
-    if (!T->isPointerTy() || Off < 0 || Out.size() == 8)
+    if (!T->isPointerTy() || Off < 0 || Out.size() >= 8)
       continue;
-    // What the function does with the pointer loaded from this field: floats only.
+    // What the function does with the pointer loaded from this field.
     MemoryLayout Pointee;
-    bool Loaded = false;
-    for (const BasicBlock &BB : *A->getParent())
+    SmallVector<const LoadInst *, 4> Loads;
+    for (const BasicBlock &BB : F)
       for (const Instruction &I : BB)
         if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy()) {
           int64_t O = 0;
-          if (GetPointerBaseWithConstantOffset(LI->getPointerOperand(), O, DL) == A && O == Off) {
+          if (GetPointerBaseWithConstantOffset(LI->getPointerOperand(), O, DL) == Base && O == Off) {
             Pointee.merge(accessLayout(DL, LI));
-            Loaded = true;
+            Loads.push_back(LI);
           }
         }
-    if (Loaded && !Pointee.Pointers && !Pointee.Floats.empty())
-      Out.push_back(Off);
+    if (Loads.empty())
+      continue;
+    Prefix.push_back(Off);
+    if (!Pointee.Pointers && !Pointee.Floats.empty())
+      Out.push_back(std::vector<int64_t>(Prefix.begin(), Prefix.end()));
+    else if (Pointee.Pointers && Depth > 0) // a pointer to a container (`struct { vector<double> *v; }`)
+      collectContainerPaths(DL, F, Loads.front(), Depth - 1, Prefix, Out);
+    Prefix.pop_back();
   }
+}
+
+std::vector<std::vector<int64_t>> containerFields(const DataLayout &DL, const Argument *A) {
+  std::vector<std::vector<int64_t>> Out;
+  if (!A->getType()->isPointerTy())
+    return Out;
+  SmallVector<int64_t, 4> Prefix;
+  collectContainerPaths(DL, *A->getParent(), A, 2, Prefix, Out);
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
 }
 

@@ -29,15 +29,17 @@ void emitAllocatedBlock(llvm::IRBuilder<> &B, llvm::Value *Shadow, llvm::Value *
 /// Whether a generated function of M logs released blocks (a top-level call needs a frame).
 bool relocationLogUsed(const llvm::Module &M);
 /// Wraps the top-level reverse sweep call Rev in a frame of the log: the log's entries from
-/// Rev are settled right after it returns. Fields: pointer fields (shadow, byte offset) of the
-/// caller's shadow containers (containerFields), read before the forward sweep Aug (null: split
-/// mode, none) and after Rev.
+/// Rev are settled right after it returns. Fields: the caller's shadow containers' data pointers
+/// (a shadow argument and a containerFields path from it), read before the forward sweep Aug
+/// (null: split mode, none) and after Rev.
 void emitRelocationFrame(llvm::CallInst *Aug, llvm::CallInst *Rev,
-                         llvm::ArrayRef<std::pair<llvm::Value *, int64_t>> Fields);
+                         llvm::ArrayRef<std::pair<llvm::Value *, std::vector<int64_t>>> Fields);
 
-/// The byte offsets of A's pointer fields (at most eight) whose pointee the function accesses as
-/// floating-point data only: a std::vector's data pointer, a Rust Vec's, a {double *p; long n}'s.
-std::vector<int64_t> containerFields(const llvm::DataLayout &DL, const llvm::Argument *A);
+/// Where A's containers keep float data (at most eight): byte-offset paths, each a pointer field
+/// of A (or of what a pointer field of A points to, two hops at most) whose pointee the function
+/// accesses as floating-point data only: a std::vector's data pointer, a Rust Vec's, a
+/// {double *p; long n}'s, the vector a context struct points to.
+std::vector<std::vector<int64_t>> containerFields(const llvm::DataLayout &DL, const llvm::Argument *A);
 
 /// For a clone that is about to be differentiated: the log's calls are dropped (a nested
 /// gradient's caller blocks keep the behaviour of a log without entries).

@@ -1,7 +1,8 @@
 // A caller's std::vector grown inside the differentiated function (push_back past the
 // capacity, reserve, resize, insert, vectors of floats, of trivially copyable structs, of
 // std::pair, vectors of vectors growing inside and outside) or given a block made in the call
-// (`u = std::move(next)`, std::swap with a local, a struct member, a shorter vector): the
+// (`u = std::move(next)`, std::swap with a local, a struct member, a shorter vector, a vector
+// reached through a pointer in a context struct): the
 // adjoints of the values the
 // caller passed end up in the caller's shadow vector, by index, as when the capacity sufficed
 // (docs/design.md, *The relocation log*). Before, the reverse sweep left them in the old shadow
@@ -135,6 +136,31 @@ static double member(Model &m, double a) {
   return t;
 }
 
+// The caller's vector reached through a pointer in a context struct: grown, and replaced.
+struct Ctx {
+  int id;
+  std::vector<double> *v;
+};
+static double ctx_grown(Ctx *c, double s) {
+  std::vector<double> &v = *c->v;
+  size_t n = v.size();
+  double t0 = 0;
+  for (size_t i = 0; i < n; i++) t0 += v[i] * v[i];
+  for (size_t k = 0; k < 5; k++) v.push_back(v[k % n] * s + t0);
+  double t = 0;
+  for (size_t i = 0; i < v.size(); i++) t += v[i] * (i + 1);
+  return t;
+}
+static double ctx_replaced(Ctx *c, double s) {
+  std::vector<double> &v = *c->v;
+  std::vector<double> nv(v.size());
+  for (size_t i = 0; i < v.size(); i++) nv[i] = v[i] * v[i] * s;
+  v = std::move(nv);
+  double t = 0;
+  for (size_t i = 0; i < v.size(); i++) t += v[i] * (i + 1);
+  return t;
+}
+
 template <class T> static std::vector<T> exact(std::vector<T> v) { v.shrink_to_fit(); return v; }
 
 static double x0(int i) { return 0.3 + 0.21 * i * (i % 2 ? -1 : 1); }
@@ -173,6 +199,26 @@ int main() {
   check_double_case("move-assigned", move_assigned, N);
   check_double_case("swapped", swapped, N);
   check_double_case("shrunk", shrunk, N, N - 2); // u[N-2], u[N-1] have no place in the shorter shadow
+  {
+    double x[3] = {0.5, -1, 2};
+    for (int replaced = 0; replaced < 2; replaced++) {
+      auto *f = replaced ? ctx_replaced : ctx_grown;
+      std::vector<double> v = exact(std::vector<double>(x, x + 3)), dv = exact(std::vector<double>(3, 0.0));
+      Ctx c{1, &v}, dc{1, &dv};
+      if (replaced)
+        __enzyme_autodiff((void *)ctx_replaced, enzyme_dup, &c, &dc, enzyme_const, 0.7);
+      else
+        __enzyme_autodiff((void *)ctx_grown, enzyme_dup, &c, &dc, enzyme_const, 0.7);
+      for (int i = 0; i < 3; i++) {
+        std::vector<double> p = exact(std::vector<double>(x, x + 3)), m = p;
+        p[i] += 1e-6;
+        m[i] -= 1e-6;
+        Ctx cp{1, &p}, cm{1, &m};
+        CHECK_CLOSE(dv[i], (f(&cp, 0.7) - f(&cm, 0.7)) / 2e-6, 1e-7, "through a context pointer (%s) d/dv[%d]",
+                    replaced ? "replaced" : "grown", i);
+      }
+    }
+  }
   {
     Model m{3, {0.5, -1.5, 2.0}}, dm{3, {0, 0, 0}};
     __enzyme_autodiff((void *)member, enzyme_dup, &m, &dm, enzyme_const, 0.7);
