@@ -1,6 +1,7 @@
 // A caller's std::vector grown inside the differentiated function (push_back past the
 // capacity, reserve, resize, insert, vectors of floats, of trivially copyable structs, of
-// std::pair, vectors of vectors growing inside and outside) or given a block made in the call
+// std::pair, std::complex, a struct with a copy constructor, vectors of vectors growing inside
+// and outside) or given a block made in the call
 // (`u = std::move(next)`, std::swap with a local, a struct member, a shorter vector, a vector
 // reached through a pointer in a context struct): the
 // adjoints of the values the
@@ -16,6 +17,7 @@
 #include <vector>
 #include <utility>
 #include <cmath>
+#include <complex>
 
 enum { N = 5 };
 struct Pt { double x, y; };
@@ -161,6 +163,23 @@ static double ctx_replaced(Ctx *c, double s) {
   return t;
 }
 
+// Element types relocated member by member at -O0: std::complex, and a struct with a user
+// copy constructor.
+struct Part { double x, v; Part(double a, double b) : x(a), v(b) {} Part(const Part &o) : x(o.x), v(o.v) {} Part &operator=(const Part &o) { x = o.x; v = o.v; return *this; } };
+static double cgrow(std::vector<std::complex<double>> &z, double s) {
+  size_t n = z.size();
+  for (size_t k = 0; k < n; k++) z.push_back(z[k] * s);
+  double t = 0;
+  for (size_t i = 0; i < z.size(); i++) t += std::norm(z[i]) * (i + 1);
+  return t;
+}
+static double pgrow(std::vector<Part> &p, double s) {
+  size_t n = p.size();
+  for (size_t k = 0; k < n; k++) p.push_back(Part(p[k].v * s, p[k].x));
+  double t = 0;
+  for (size_t i = 0; i < p.size(); i++) t += p[i].x * p[i].v * (i + 1);
+  return t;
+}
 template <class T> static std::vector<T> exact(std::vector<T> v) { v.shrink_to_fit(); return v; }
 
 static double x0(int i) { return 0.3 + 0.21 * i * (i % 2 ? -1 : 1); }
@@ -295,6 +314,28 @@ int main() {
       }
   }
 #endif
+  {
+    std::vector<std::complex<double>> z = {{0.5, 1}, {-1, 2}}, dz = {{0, 0}, {0, 0}};
+    z.shrink_to_fit(); dz.shrink_to_fit();
+    auto z0 = z;
+    __enzyme_autodiff((void *)cgrow, enzyme_dup, &z, &dz, enzyme_const, 0.7);
+    for (int i = 0; i < 2; i++) {
+      double c = (i + 1) + 0.49 * (2 + i + 1);
+      CHECK_CLOSE(dz[i].real(), 2 * z0[i].real() * c, 1e-12, "complex re[%d]", i);
+      CHECK_CLOSE(dz[i].imag(), 2 * z0[i].imag() * c, 1e-12, "complex im[%d]", i);
+    }
+  }
+  {
+    std::vector<Part> p = {Part(0.5, 1), Part(-1, 2)}, dp = {Part(0, 0), Part(0, 0)};
+    p.shrink_to_fit(); dp.shrink_to_fit();
+    auto p0 = p;
+    __enzyme_autodiff((void *)pgrow, enzyme_dup, &p, &dp, enzyme_const, 0.7);
+    for (int i = 0; i < 2; i++) {
+      double c = 2 + i + 1;
+      CHECK_CLOSE(dp[i].x, p0[i].v * (i + 1) + 0.7 * p0[i].v * c, 1e-12, "Part x[%d]", i);
+      CHECK_CLOSE(dp[i].v, p0[i].x * (i + 1) + 0.7 * p0[i].x * c, 1e-12, "Part v[%d]", i);
+    }
+  }
   // A gradient called again and again on vectors that grow every time.
   for (int call = 0; call < 50; call++) {
     std::vector<double> v = exact(std::vector<double>{0.5, -0.25, 1.5}), dv = exact(std::vector<double>(3, 0.0));
