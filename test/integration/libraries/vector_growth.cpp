@@ -1,13 +1,12 @@
 // A caller's std::vector grown inside the differentiated function (push_back past the
-// capacity, reserve, resize, insert, vectors of floats, of trivially copyable structs, of
+// capacity, reserve, resize, insert; vectors of floats, of trivially copyable structs, of
 // std::pair, std::complex, a struct with a copy constructor, vectors of vectors growing inside
-// and outside) or given a block made in the call
-// (`u = std::move(next)`, std::swap with a local, a struct member, a shorter vector, a vector
-// reached through a pointer in a context struct): the
-// adjoints of the values the
-// caller passed end up in the caller's shadow vector, by index, as when the capacity sufficed
-// (docs/design.md, *The relocation log*). Before, the reverse sweep left them in the old shadow
-// block, which the grown shadow vector no longer points to: silent zeros.
+// and outside) or given a block made in the call (`u = std::move(next)`, std::swap with a local,
+// a struct member, a shorter vector, a vector reached through a pointer in a context struct):
+// the adjoints of the values the caller passed end up in the caller's shadow vector, by index,
+// as when the capacity sufficed (docs/design.md, *The relocation log*). Before, the reverse sweep
+// left them in the old shadow block, which the grown shadow vector no longer points to: silent
+// zeros.
 // Reverse mode against central finite differences or analytic values, forward against reverse;
 // also a gradient called 50 times on vectors that grow each time.
 // RUN: %synthase-cxx -O0 -I%inputs %s -o %t0 -lm && %t0
