@@ -290,13 +290,13 @@ static bool lowerReverse(Engine &E, DiffCall &DC) {
   CallInst *Adj = B.CreateCall(GP.Reverse, RevArgs);
   if (relocationLogUsed(E.module())) {
     // The caller's containers passed with shadows, whose data the call may replace.
-    SmallVector<std::pair<Value *, std::vector<int64_t>>, 8> Fields;
+    SmallVector<std::pair<Value *, ContainerPath>, 8> Fields;
     Function *Clone = E.primalOf(DC.Fn);
     for (unsigned K = 0; K < DC.Args.size() && K < Clone->arg_size(); ++K) {
       const ArgSpec &A = DC.Args[K];
       if ((A.Kind != ArgKind::Dup && A.Kind != ArgKind::DupNoNeed) || A.StrideBytes)
         continue;
-      for (const std::vector<int64_t> &Path : containerFields(E.module().getDataLayout(), Clone->getArg(K)))
+      for (const ContainerPath &Path : containerFields(E.module().getDataLayout(), Clone->getArg(K)))
         for (Value *Sh : A.Shadows)
           Fields.push_back({Sh, Path});
     }

@@ -37,6 +37,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -200,12 +201,14 @@ static Function *openFn(Module &M) {
   });
 }
 
-/// close(save, fields, n): settles the frame (confirmed moves out of the caller's blocks, then the
-/// caller's containers that now point elsewhere, then the caller's old shadows freed) and restores
-/// the enclosing frame. fields holds n pairs {shadow pointer field before the call, after it}.
+/// close(save, fields, shapes, n): settles the frame (confirmed moves out of the caller's blocks,
+/// then the caller's containers that now point elsewhere, then the caller's old shadows freed)
+/// and restores the enclosing frame. fields holds n pairs {shadow data pointer before the call,
+/// after it}, shapes n pairs {0, 0} (float data) or {element size, offset of the element's data
+/// pointer} (an array of containers).
 static Function *closeFn(Module &M) {
   Type *P = PointerType::getUnqual(M.getContext()), *I64T = Type::getInt64Ty(M.getContext());
-  return helper(M, CloseName, {P, P, I64T}, [&](HelperBody &H) {
+  return helper(M, CloseName, {P, P, I64T, P}, [&](HelperBody &H) {
     IRBuilder<> &B = H.B;
     Value *Save = H.F->getArg(0), *Pairs = H.F->getArg(1);
     H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *I) {
@@ -229,15 +232,14 @@ static Function *closeFn(Module &M) {
     // A container of the caller's that holds another block now (`u = std::move(next)`, Rust's
     // `*u = next`): nothing was copied out of its old block, which held the values passed, so
     // their adjoints go to the new block by index, if that block was allocated in the call.
-    H.loop(B.getInt64(0), H.F->getArg(2), [&](Value *I) {
-      Value *Old = B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Pairs, B.CreateShl(I, 1)));
-      Value *New = B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Pairs, B.CreateAdd(B.CreateShl(I, 1), B.getInt64(1))));
+    // Returns (in Room) how many bytes the new block has from New on; 0: not such a pair.
+    AllocaInst *Room = H.slot("room");
+    auto replaced = [&](Value *Old, Value *New, bool CopyBytes) {
+      B.CreateStore(B.getInt64(0), Room);
       H.ifThen(B.CreateAnd(B.CreateICmpNE(Old, New), B.CreateAnd(B.CreateIsNotNull(Old), B.CreateIsNotNull(New))), [&] {
         Value *K = H.findReleased(Old, true);
         H.ifThen(B.CreateICmpSGE(K, B.getInt64(0)), [&] {
           H.ifThen(B.CreateICmpEQ(H.releasedField(K, RMovedOut), B.getInt64(0)), [&] {
-            AllocaInst *Room = H.slot("room");
-            B.CreateStore(B.getInt64(0), Room);
             Value *A = H.addr(New);
             H.loop(H.get(BaseKept), H.get(NKept), [&](Value *J) {
               Value *S = H.addr(H.keptField(J, 0)), *E = B.CreateAdd(S, H.keptField(J, 1));
@@ -247,12 +249,40 @@ static Function *closeFn(Module &M) {
             Value *Room0 = B.CreateLoad(H.I64, Room), *Had = H.releasedField(K, RBytes);
             H.ifThen(B.CreateICmpNE(Room0, B.getInt64(0)), [&] {
               Value *N = B.CreateSelect(B.CreateICmpULT(Had, Room0), Had, Room0);
-              B.CreateMemMove(New, Align(1), Old, Align(1), N);
+              if (CopyBytes)
+                B.CreateMemMove(New, Align(1), Old, Align(1), N);
+              B.CreateStore(N, Room);
               B.CreateStore(B.getInt64(1), H.released(K, RMovedOut));
             });
           });
         });
       });
+    };
+    Value *Shapes = H.F->getArg(3);
+    H.loop(B.getInt64(0), H.F->getArg(2), [&](Value *I) {
+      Value *Old = B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Pairs, B.CreateShl(I, 1)));
+      Value *New = B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Pairs, B.CreateAdd(B.CreateShl(I, 1), B.getInt64(1))));
+      Value *Stride = B.CreateLoad(H.I64, B.CreateGEP(H.I64, Shapes, B.CreateShl(I, 1)));
+      Value *Inner = B.CreateLoad(H.I64, B.CreateGEP(H.I64, Shapes, B.CreateAdd(B.CreateShl(I, 1), B.getInt64(1))));
+      BasicBlock *Direct = H.block("floats"), *Nested = H.block("containers"), *Next = H.block("paired");
+      B.CreateCondBr(B.CreateICmpEQ(Stride, B.getInt64(0)), Direct, Nested);
+      B.SetInsertPoint(Direct);
+      replaced(Old, New, true);
+      B.CreateBr(Next);
+      // An array of containers (a vector of vectors replaced): the old outer block's shadow
+      // holds pointers, not adjoints, so element by element its inner blocks pair with the new
+      // ones by index.
+      B.SetInsertPoint(Nested);
+      replaced(Old, New, false);
+      Value *Bytes = B.CreateLoad(H.I64, Room);
+      H.loop(B.getInt64(0), B.CreateUDiv(Bytes, Stride), [&](Value *E) {
+        Value *At = B.CreateAdd(B.CreateMul(E, Stride), Inner);
+        Value *IO = B.CreateLoad(H.PtrTy, B.CreateGEP(B.getInt8Ty(), Old, At));
+        Value *IN = B.CreateLoad(H.PtrTy, B.CreateGEP(B.getInt8Ty(), New, At));
+        replaced(IO, IN, true);
+      });
+      B.CreateBr(Next);
+      B.SetInsertPoint(Next);
     });
     // An old shadow whose adjoints moved is unreachable now; one whose adjoints stayed (a
     // function that frees a buffer it was given) is still the caller's to read.
@@ -457,18 +487,19 @@ bool relocationLogUsed(const Module &M) {
   return F && !F->use_empty();
 }
 
-void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value *, std::vector<int64_t>>> Fields) {
+void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value *, ContainerPath>> Fields) {
   Module &M = *Rev->getModule();
   Function *Caller = Rev->getFunction();
   IRBuilder<> EB(&*Caller->getEntryBlock().getFirstInsertionPt());
-  Type *PtrTy = EB.getPtrTy();
-  AllocaInst *Save = EB.CreateAlloca(ArrayType::get(EB.getInt64Ty(), 3), nullptr, "synthase.relocs.frame");
-  AllocaInst *Pairs = EB.CreateAlloca(ArrayType::get(PtrTy, std::max<size_t>(1, 2 * Fields.size())), nullptr,
-                                      "synthase.relocs.fields");
+  Type *PtrTy = EB.getPtrTy(), *I64 = EB.getInt64Ty();
+  size_t N = std::max<size_t>(1, 2 * Fields.size());
+  AllocaInst *Save = EB.CreateAlloca(ArrayType::get(I64, 3), nullptr, "synthase.relocs.frame");
+  AllocaInst *Pairs = EB.CreateAlloca(ArrayType::get(PtrTy, N), nullptr, "synthase.relocs.fields");
+  AllocaInst *Shapes = EB.CreateAlloca(ArrayType::get(I64, N), nullptr, "synthase.relocs.shapes");
   // A hop through a null shadow pointer reads zeros here instead.
   int64_t Reach = 8;
   for (auto &F : Fields)
-    for (int64_t Off : F.second)
+    for (int64_t Off : F.second.Hops)
       Reach = std::max<int64_t>(Reach, Off + 8);
   AllocaInst *Zeros = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), Reach), nullptr, "synthase.relocs.none");
   auto readField = [&](IRBuilder<> &B, Value *Shadow, ArrayRef<int64_t> Path) {
@@ -483,48 +514,84 @@ void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value 
   IRBuilder<> B(Aug ? Aug : Rev);
   if (!Fields.empty())
     B.CreateMemSet(Zeros, B.getInt8(0), Reach, Align(1));
-  for (unsigned K = 0; K < Fields.size(); ++K)
-    B.CreateStore(readField(B, Fields[K].first, Fields[K].second), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K));
+  for (unsigned K = 0; K < Fields.size(); ++K) {
+    const ContainerPath &CP = Fields[K].second;
+    B.CreateStore(readField(B, Fields[K].first, CP.Hops), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K));
+    B.CreateStore(B.getInt64(CP.Stride), B.CreateConstGEP1_64(I64, Shapes, 2 * K));
+    B.CreateStore(B.getInt64(CP.Inner), B.CreateConstGEP1_64(I64, Shapes, 2 * K + 1));
+  }
   B.SetInsertPoint(Rev);
   B.CreateCall(openFn(M), {Save});
   B.SetInsertPoint(Rev->getNextNode());
   for (unsigned K = 0; K < Fields.size(); ++K)
-    B.CreateStore(readField(B, Fields[K].first, Fields[K].second), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
-  B.CreateCall(closeFn(M), {Save, Pairs, B.getInt64(Fields.size())});
+    B.CreateStore(readField(B, Fields[K].first, Fields[K].second.Hops), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
+  B.CreateCall(closeFn(M), {Save, Pairs, B.getInt64(Fields.size()), Shapes});
+}
+
+/// Loads of a pointer from Base + Off in F.
+static SmallVector<const LoadInst *, 4> fieldLoads(const DataLayout &DL, const Function &F, const Value *Base,
+                                                   int64_t Off) {
+  SmallVector<const LoadInst *, 4> Loads;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy()) {
+        int64_t O = 0;
+        if (GetPointerBaseWithConstantOffset(LI->getPointerOperand(), O, DL) == Base && O == Off)
+          Loads.push_back(LI);
+      }
+  return Loads;
+}
+
+/// Whether the function accesses what the loads return as floating-point data only.
+static bool floatsOnly(const DataLayout &DL, ArrayRef<const LoadInst *> Loads) {
+  MemoryLayout Pointee;
+  for (const LoadInst *LI : Loads)
+    Pointee.merge(accessLayout(DL, LI));
+  return !Loads.empty() && !Pointee.Pointers && !Pointee.Floats.empty();
+}
+
+/// An array of containers behind the loaded pointers (a vector of vectors): indexed as elements
+/// of a struct type whose member at a constant offset is a float-data pointer.
+static std::optional<std::pair<int64_t, int64_t>> containerArray(const DataLayout &DL, const Function &F,
+                                                                 ArrayRef<const LoadInst *> Loads) {
+  for (const LoadInst *LI : Loads)
+    for (const User *U : LI->users()) {
+      auto *G = dyn_cast<GetElementPtrInst>(U);
+      if (!G || G->getPointerOperand() != LI || G->getNumIndices() != 1 || !isa<StructType>(G->getSourceElementType()) ||
+          isa<Constant>(G->idx_begin()->get()))
+        continue;
+      int64_t Stride = DL.getTypeAllocSize(G->getSourceElementType());
+      for (const auto &[Off, T] : accessLayout(DL, G).Fields)
+        if (T->isPointerTy() && Off >= 0 && Off + 8 <= Stride && floatsOnly(DL, fieldLoads(DL, F, G, Off)))
+          return std::make_pair(Stride, Off);
+    }
+  return std::nullopt;
 }
 
 /// The paths from Base (see containerFields), at most Depth pointer hops deep.
 static void collectContainerPaths(const DataLayout &DL, const Function &F, const Value *Base, unsigned Depth,
-                                  SmallVectorImpl<int64_t> &Prefix, std::vector<std::vector<int64_t>> &Out) {
+                                  SmallVectorImpl<int64_t> &Prefix, std::vector<ContainerPath> &Out) {
   MemoryLayout L = accessLayout(DL, Base);
   for (auto &[Off, T] : L.Fields) {
     if (!T->isPointerTy() || Off < 0 || Out.size() >= 8)
       continue;
-    // What the function does with the pointer loaded from this field.
-    MemoryLayout Pointee;
-    SmallVector<const LoadInst *, 4> Loads;
-    for (const BasicBlock &BB : F)
-      for (const Instruction &I : BB)
-        if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy()) {
-          int64_t O = 0;
-          if (GetPointerBaseWithConstantOffset(LI->getPointerOperand(), O, DL) == Base && O == Off) {
-            Pointee.merge(accessLayout(DL, LI));
-            Loads.push_back(LI);
-          }
-        }
+    SmallVector<const LoadInst *, 4> Loads = fieldLoads(DL, F, Base, Off);
     if (Loads.empty())
       continue;
     Prefix.push_back(Off);
-    if (!Pointee.Pointers && !Pointee.Floats.empty())
-      Out.push_back(std::vector<int64_t>(Prefix.begin(), Prefix.end()));
-    else if (Pointee.Pointers && Depth > 0) // a pointer to a container (`struct { vector<double> *v; }`)
+    if (floatsOnly(DL, Loads)) {
+      Out.push_back({std::vector<int64_t>(Prefix.begin(), Prefix.end()), 0, 0});
+    } else if (auto Arr = containerArray(DL, F, Loads)) {
+      Out.push_back({std::vector<int64_t>(Prefix.begin(), Prefix.end()), Arr->first, Arr->second});
+    } else if (Depth > 0) { // a pointer to a container (`struct { vector<double> *v; }`)
       collectContainerPaths(DL, F, Loads.front(), Depth - 1, Prefix, Out);
+    }
     Prefix.pop_back();
   }
 }
 
-std::vector<std::vector<int64_t>> containerFields(const DataLayout &DL, const Argument *A) {
-  std::vector<std::vector<int64_t>> Out;
+std::vector<ContainerPath> containerFields(const DataLayout &DL, const Argument *A) {
+  std::vector<ContainerPath> Out;
   if (!A->getType()->isPointerTy())
     return Out;
   SmallVector<int64_t, 4> Prefix;

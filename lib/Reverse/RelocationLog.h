@@ -28,18 +28,27 @@ void emitAllocatedBlock(llvm::IRBuilder<> &B, llvm::Value *Shadow, llvm::Value *
 
 /// Whether a generated function of M logs released blocks (a top-level call needs a frame).
 bool relocationLogUsed(const llvm::Module &M);
-/// Wraps the top-level reverse sweep call Rev in a frame of the log: the log's entries from
-/// Rev are settled right after it returns. Fields: the caller's shadow containers' data pointers
-/// (a shadow argument and a containerFields path from it), read before the forward sweep Aug
-/// (null: split mode, none) and after Rev.
-void emitRelocationFrame(llvm::CallInst *Aug, llvm::CallInst *Rev,
-                         llvm::ArrayRef<std::pair<llvm::Value *, std::vector<int64_t>>> Fields);
+/// Where a duplicated argument's container keeps its data: the pointer reached by loading at
+/// each of Hops in turn (byte offsets) points to float data (Stride 0), or to an array of
+/// Stride-byte containers whose float-data pointer sits at Inner (a vector of vectors).
+struct ContainerPath {
+  std::vector<int64_t> Hops;
+  int64_t Stride = 0, Inner = 0;
+  auto operator<=>(const ContainerPath &) const = default;
+};
 
-/// Where A's containers keep float data (at most eight): byte-offset paths, each a pointer field
-/// of A (or of what a pointer field of A points to, two hops at most) whose pointee the function
-/// accesses as floating-point data only: a std::vector's data pointer, a Rust Vec's, a
-/// {double *p; long n}'s, the vector a context struct points to.
-std::vector<std::vector<int64_t>> containerFields(const llvm::DataLayout &DL, const llvm::Argument *A);
+/// Wraps the top-level reverse sweep call Rev in a frame of the log: the log's entries from
+/// Rev are settled right after it returns. Fields: the caller's shadow containers (a shadow
+/// argument and a containerFields path from it), read before the forward sweep Aug (null: split
+/// mode, none) and after Rev.
+void emitRelocationFrame(llvm::CallInst *Aug, llvm::CallInst *Rev,
+                         llvm::ArrayRef<std::pair<llvm::Value *, ContainerPath>> Fields);
+
+/// Where A's containers keep float data (at most eight paths): a pointer field of A (or of what a
+/// pointer field of A points to, two hops at most) whose pointee the function accesses as
+/// floating-point data only (a std::vector's or Rust Vec's data pointer, a {double *p; long n}'s,
+/// the vector a context struct points to), or as an array of such containers.
+std::vector<ContainerPath> containerFields(const llvm::DataLayout &DL, const llvm::Argument *A);
 
 /// For a clone that is about to be differentiated: the log's calls are dropped (a nested
 /// gradient's caller blocks keep the behaviour of a log without entries).

@@ -2,7 +2,8 @@
 // capacity, reserve, resize, insert; vectors of floats, of trivially copyable structs, of
 // std::pair, std::complex, a struct with a copy constructor, vectors of vectors growing inside
 // and outside) or given a block made in the call (`u = std::move(next)`, std::swap with a local,
-// a struct member, a shorter vector, a vector reached through a pointer in a context struct):
+// a struct member, a shorter vector, a vector reached through a pointer in a context struct, a
+// vector of vectors replaced each time step):
 // the adjoints of the values the caller passed end up in the caller's shadow vector, by index,
 // as when the capacity sufficed (docs/design.md, *The relocation log*). Before, the reverse sweep
 // left them in the old shadow block, which the grown shadow vector no longer points to: silent
@@ -179,6 +180,21 @@ static double pgrow(std::vector<Part> &p, double s) {
   for (size_t i = 0; i < p.size(); i++) t += p[i].x * p[i].v * (i + 1);
   return t;
 }
+// A grid (vector of vectors) replaced each time step: `g = std::move(next)`.
+typedef std::vector<std::vector<double>> Grid;
+static double evolve(Grid &g, double s) {
+  size_t r = g.size(), c = g[0].size();
+  for (int step = 0; step < 2; step++) {
+    Grid next(r, std::vector<double>(c));
+    for (size_t i = 0; i < r; i++)
+      for (size_t j = 0; j < c; j++) next[i][j] = g[i][j] * s + g[(i + 1) % r][j] * g[i][(j + 1) % c];
+    g = std::move(next);
+  }
+  double t = 0;
+  for (size_t i = 0; i < r; i++)
+    for (size_t j = 0; j < c; j++) t += g[i][j] * g[i][j] * (i + j + 1);
+  return t;
+}
 template <class T> static std::vector<T> exact(std::vector<T> v) { v.shrink_to_fit(); return v; }
 
 static double x0(int i) { return 0.3 + 0.21 * i * (i % 2 ? -1 : 1); }
@@ -334,6 +350,18 @@ int main() {
       CHECK_CLOSE(dp[i].x, p0[i].v * (i + 1) + 0.7 * p0[i].v * c, 1e-12, "Part x[%d]", i);
       CHECK_CLOSE(dp[i].v, p0[i].x * (i + 1) + 0.7 * p0[i].x * c, 1e-12, "Part v[%d]", i);
     }
+  }
+  {
+    Grid g0 = {{0.5, -0.25, 1.0}, {0.75, 0.3, -0.6}};
+    Grid g = g0, dg = {{0, 0, 0}, {0, 0, 0}};
+    __enzyme_autodiff((void *)evolve, enzyme_dup, &g, &dg, enzyme_const, 0.7);
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 3; j++) {
+        Grid p = g0, m = g0;
+        p[i][j] += 1e-6;
+        m[i][j] -= 1e-6;
+        CHECK_CLOSE(dg[i][j], (evolve(p, 0.7) - evolve(m, 0.7)) / 2e-6, 1e-7, "grid d[%d][%d]", i, j);
+      }
   }
   // A gradient called again and again on vectors that grow every time.
   for (int call = 0; call < 50; call++) {
