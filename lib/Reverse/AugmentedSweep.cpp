@@ -287,7 +287,7 @@ void GradientGen::augInstruction(Instruction *I) {
     Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), T, true);
     B.CreateAlignedStore(augOf(SI->getValueOperand()), To, SI->getAlign());
   }
-  if (auto *SI = dyn_cast<StoreInst>(I); SI && PointerMoves.count(SI)) {
+  if (auto *SI = dyn_cast<StoreInst>(I); SI && ShadowMoves.count(SI)) {
     auto *L = cast<LoadInst>(SI->getValueOperand());
     Type *T = L->getType();
     Value *From = guardAug(B, needShadow(L->getPointerOperand(), I), L->getPointerOperand(), T, false);

@@ -376,7 +376,7 @@ void GradientGen::classifyIntegerStores() {
       bool Floats = K ? !K->Floats.empty() : !Lay.Floats.empty();
       bool Pointers = K ? K->Pointers : Lay.Pointers;
       if (FromShadowed && ((!Floats && Pointers) || loadsPointerBits(L))) {
-        PointerMoves.insert(SI);
+        ShadowMoves.insert(SI);
       } else if (FromShadowed && Floats && !Act.IntMoves.count(V) && (narrowCounter(L, Lay) || tbaaReadsInteger(L) || narrowFieldMovedAlone(L, Lay))) {
         // A small integer field (a node's length) beside floats accessed at run-time offsets, or
         // one the front end typed as an integer (std::pair<int, double>'s first, moved by sort).
@@ -401,6 +401,10 @@ void GradientGen::classifyIntegerStores() {
         // a field typed as an integer: the shadow keeps the primal's value, so the caller's
         // shadow object stays well formed.
         IntegerMirrors.insert(SI);
+      } else if (FromShadowed && K && !Floats && !Act.IntMoves.count(V)) {
+        // An integer moved between shadowed objects as it is (a Vec's length copied along with
+        // the Vec into a vector of vectors): its shadow moves too, as forward mode's byte copy does.
+        ShadowMoves.insert(SI);
       }
     }
   }

@@ -166,7 +166,7 @@ private:
   Value *escapingRevShadow(IRBuilder<> &B, Value *P, Value *S, BasicBlock *RevB);
   /// Integer stores into shadowed memory that holds floats: they end the adjoint of what they
   /// overwrite. Integer moves of pointers: their shadows move in the forward sweep.
-  SmallPtrSet<const StoreInst *, 8> IntOverwrites, PointerMoves, IntegerMirrors;
+  SmallPtrSet<const StoreInst *, 8> IntOverwrites, ShadowMoves, IntegerMirrors;
   /// Locals the augmented sweep keeps on the heap for a registered reverse function.
   SmallPtrSet<const AllocaInst *, 4> HeapLocals;
   void classifyIntegerStores();

@@ -49,6 +49,28 @@ synthase::autodiff! {
     }
 }
 
+synthase::autodiff! {
+    /// Replaces the caller's grid with one built in the call (`*g = next`).
+    #[autodiff_reverse(d_regrid, Duplicated, Active)]
+    fn regrid(g: &mut Vec<Vec<f64>>) -> f64 {
+        let (r, c) = (g.len(), g[0].len());
+        let mut next = vec![vec![0.0; c]; r];
+        for i in 0..r {
+            for j in 0..c {
+                next[i][j] = g[i][j] * g[(i + 1) % r][(j + 1) % c];
+            }
+        }
+        *g = next;
+        let mut t = 0.0;
+        for i in 0..r {
+            for j in 0..c {
+                t += g[i][j] * (i + j + 1) as f64;
+            }
+        }
+        t
+    }
+}
+
 fn append_value(h0: &[f64], x: &[f64]) -> f64 {
     let mut h = h0.to_vec();
     append(&mut h, x)
@@ -90,6 +112,19 @@ fn main() {
     c.close("relax value", value, relax(&mut u0.clone()), 1e-12);
     let fdu = fd_grad(|v: &[f64]| relax(&mut v.to_vec()), &u0, 1e-6);
     c.close_all("relax d/du (Vec replaced in the call)", &du, &fdu, 1e-6);
+
+    let g0 = vec![rng.vec(3), rng.vec(3)];
+    let mut g = g0.clone();
+    let mut dg = vec![vec![0.0; 3]; 2];
+    d_regrid(&mut g, &mut dg, 1.0);
+    let flat: Vec<f64> = g0.iter().flatten().cloned().collect();
+    let fdg = fd_grad(|x: &[f64]| regrid(&mut vec![x[0..3].to_vec(), x[3..6].to_vec()]), &flat, 1e-6);
+    // Read through the rows' pointers: in a debug build the new rows' shadow lengths stay 0.
+    let got: Vec<f64> = dg.iter().flat_map(|row| unsafe { std::slice::from_raw_parts(row.as_ptr(), 3) }.to_vec()).collect();
+    c.close_all("regrid d/dg (rows made in the call)", &got, &fdg, 1e-6);
+    if !cfg!(debug_assertions) {
+        c.close("regrid shadow row length", dg[1].len() as f64, 3.0, 0.0);
+    }
 
     let n = 6;
     let x = rng.vec(n);
