@@ -23,7 +23,7 @@ bool GradientGen::mayBeReleased(Value *P) {
 /// other arguments are plain integers (sizes, alignments).
 void GradientGen::noteReleasedBlock(CallBase *CB, const Allocator &A, BasicBlock *B, IRBuilder<> &Bd) {
   Value *P = CB->getArgOperand(A.Ptr);
-  if (!E.releasesMemory() || A.User || !shadowed(P) || !mayBeReleased(P))
+  if (!E.releasesMemory() || !shadowed(P) || !mayBeReleased(P))
     return;
   bool Plain = true;
   for (unsigned K = 0, Extra = 0; K < CB->arg_size(); ++K)
@@ -37,6 +37,8 @@ void GradientGen::noteReleasedBlock(CallBase *CB, const Allocator &A, BasicBlock
   Value *Bytes = A.Size >= 0 ? revPrimal(CB->getArgOperand(A.Size), B) : nullptr;
   if (Value *Aug = FreedBytes.lookup(CB))
     Bytes = pushAndPop(Aug, Bd.getInt64Ty(), B);
+  else if (A.User) // a block of the user's allocator has no size to ask: copies from its start count
+    Bytes = Bd.getInt64(1);
   emitReleasedBlock(Bd, revShadow(P, B), Bytes, Plain ? CB->getCalledOperand() : nullptr, Args);
 }
 

@@ -50,6 +50,11 @@ static constexpr const char *ReleasedName = "__synthase_relocs_released_v1";
 static constexpr const char *MovedName = "__synthase_relocs_moved_v1";
 static constexpr const char *AllocatedName = "__synthase_relocs_allocated_v1";
 
+static constexpr StringLiteral LostGradientText =
+    "synthase: warning: a container passed with its shadow was given memory inside the differentiated call "
+    "that the call did not allocate (another of the caller's blocks); the gradient of the values it held "
+    "before is lost\n";
+
 enum LogField { Rel, NRel, CapRel, Moves, NMoves, CapMoves, Depth, BaseRel, BaseMoves, Kept, NKept, CapKept, BaseKept };
 enum RelField { RStart, RBytes, RFree, RNArgs, RArg1, RArg2, RMovedOut };
 enum MoveField { MFrom, MBytes, MTo, MConfirmed, MBlock, MBlockBytes, MFloatsOnly };
@@ -158,6 +163,11 @@ struct HelperBody {
     IRBuilder<> EB(&F->getEntryBlock(), F->getEntryBlock().begin());
     return EB.CreateAlloca(I64, nullptr, Name);
   }
+  /// Writes Text to standard error.
+  void warn(StringRef Text) {
+    FunctionCallee Write = M.getOrInsertFunction("write", I64, B.getInt32Ty(), PtrTy, I64);
+    B.CreateCall(Write, {B.getInt32(2), B.CreateGlobalString(Text, "synthase.relocs.lost"), B.getInt64(Text.size())});
+  }
   /// Frees the released block I's shadow with the primal's deallocator, if it has one.
   void release(Value *I) {
     Value *Fn = releasedField(I, RFree);
@@ -254,6 +264,10 @@ static Function *closeFn(Module &M) {
               B.CreateStore(N, Room);
               B.CreateStore(B.getInt64(1), H.released(K, RMovedOut));
             });
+            // The container now holds memory the call did not allocate (another of the caller's
+            // blocks): the gradient of what it held has no place the caller can reach. Said at
+            // run time rather than left as a silent zero.
+            H.ifThen(B.CreateICmpEQ(Room0, B.getInt64(0)), [&] { H.warn(LostGradientText); });
           });
         });
       });

@@ -8,6 +8,7 @@
 // Reverse against central finite differences or analytic values, forward against reverse.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
+// RUN: %synthase-cc -O2 -flto -I%inputs %s -o %tl -lm && %tl
 #include "check.h"
 
 typedef struct { double *data; long n, cap; } Buf;

@@ -13,6 +13,7 @@
 // RUN: %synthase-cxx -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cxx -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cxx -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
+// RUN: %synthase-cxx -O2 -flto -I%inputs %s -o %tl -lm && %tl
 #include "check.h"
 #include <vector>
 #include <utility>
