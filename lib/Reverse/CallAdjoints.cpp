@@ -75,7 +75,7 @@ void GradientGen::reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd) {
       }
       // The relocation log learns the block is the call's own (RelocationLog.cpp); it frees the
       // shadow of a block that outlived its function but was freed in the call.
-      // Only a block that may outlive the call confirms moves into it, for which its size is
+      // Only a block that may outlive the call is kept (moves into it count), for which its size is
       // needed (taped or recomputed); the others are matched by their start.
       if (Log && Sh)
         emitAllocatedBlock(Bd, Sh, Outlives && A->Size >= 0 ? allocationBytes(Bd, *A, revArg) : Bd.getInt64(0),

@@ -14,10 +14,10 @@
 //     reverse sweep sees the later copy first);
 //   - allocations: a block allocated in the call is not the caller's, so its release note is
 //     dropped (and, for a block that outlived its allocating function, its shadow freed, which
-//     nothing did before); a block that may outlive the call is kept, and the moves into it are
-//     confirmed, since a move into any other block (the caller's own, a local) says nothing
+//     nothing did before); a block that may outlive the call is kept: only moves into kept
+//     blocks count, since a move into any other block (the caller's own, a local) says nothing
 //     about where the caller's container went.
-// When the top-level reverse sweep returns, each confirmed move out of a block still noted as
+// When the top-level reverse sweep returns, each move into a kept block out of a block still noted as
 // released (the caller's) puts the adjoint bytes where the caller now finds them; a container of
 // the caller's whose data pointer went from such a block to a kept one with nothing copied gets
 // them by index (the lowering reads those pointers before and after the sweeps); the caller's
@@ -57,7 +57,7 @@ static constexpr StringLiteral LostGradientText =
 
 enum LogField { Rel, NRel, CapRel, Moves, NMoves, CapMoves, Depth, BaseRel, BaseMoves, Kept, NKept, CapKept, BaseKept };
 enum RelField { RStart, RBytes, RFree, RNArgs, RArg1, RArg2, RMovedOut };
-enum MoveField { MFrom, MBytes, MTo, MConfirmed, MBlock, MBlockBytes, MFloatsOnly };
+enum MoveField { MFrom, MBytes, MTo, MFloatsOnly };
 
 static StructType *logType(LLVMContext &C) {
   Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
@@ -73,7 +73,7 @@ static StructType *releasedType(LLVMContext &C) {
 }
 static StructType *moveType(LLVMContext &C) {
   Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
-  return StructType::get(C, {P, I, P, I, P, I, I});
+  return StructType::get(C, {P, I, P, I});
 }
 
 namespace {
@@ -159,6 +159,18 @@ struct HelperBody {
     });
     return B.CreateLoad(I64, Found);
   }
+  /// The index of the kept block (this frame's) that holds address P, or -1.
+  Value *findKept(Value *P) {
+    AllocaInst *Found = slot("kept.found");
+    B.CreateStore(B.getInt64(-1), Found);
+    Value *A = addr(P);
+    loop(get(BaseKept), get(NKept), [&](Value *I) {
+      Value *S = addr(keptField(I, 0));
+      Value *In = B.CreateAnd(B.CreateICmpUGE(A, S), B.CreateICmpULT(A, B.CreateAdd(S, keptField(I, 1))));
+      B.CreateStore(B.CreateSelect(In, I, B.CreateLoad(I64, Found)), Found);
+    });
+    return B.CreateLoad(I64, Found);
+  }
   AllocaInst *slot(const char *Name) {
     IRBuilder<> EB(&F->getEntryBlock(), F->getEntryBlock().begin());
     return EB.CreateAlloca(I64, nullptr, Name);
@@ -211,7 +223,7 @@ static Function *openFn(Module &M) {
   });
 }
 
-/// close(save, fields, shapes, n): settles the frame (confirmed moves out of the caller's blocks,
+/// close(save, fields, shapes, n): settles the frame (moves from the caller's blocks into kept ones,
 /// then the caller's containers that now point elsewhere, then the caller's old shadows freed)
 /// and restores the enclosing frame. fields holds n pairs {shadow data pointer before the call,
 /// after it}, shapes n pairs {0, 0} (float data) or {element size, offset of the element's data
@@ -221,22 +233,22 @@ static Function *closeFn(Module &M) {
   return helper(M, CloseName, {P, P, I64T, P}, [&](HelperBody &H) {
     IRBuilder<> &B = H.B;
     Value *Save = H.F->getArg(0), *Pairs = H.F->getArg(1);
+    // A move counts when it ends in a block the call allocated that may outlive it: a move into
+    // any other block (the caller's own, a local) says nothing about where the container went.
     H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *I) {
-      H.ifThen(B.CreateICmpNE(H.moveField(I, MConfirmed), B.getInt64(0)), [&] {
-        Value *From = H.moveField(I, MFrom), *N = H.moveField(I, MBytes);
-        Value *K = H.findReleased(From, false);
-        H.ifThen(B.CreateICmpSGE(K, B.getInt64(0)), [&] {
-          // Floats keep their index in the container (an insert that grew the vector shifted
-          // the values, but the caller's gradient of v[i] is that of the v[i] it passed, as when
-          // the capacity sufficed); bytes with pointers follow the copy, so that the shadow
-          // structure keeps matching the primal's.
-          Value *Off = B.CreateSub(H.addr(From), H.addr(H.releasedField(K, RStart)));
-          Value *Fits = B.CreateICmpULE(B.CreateAdd(Off, N), H.moveField(I, MBlockBytes));
-          Value *ByIndex = B.CreateAnd(Fits, B.CreateICmpNE(H.moveField(I, MFloatsOnly), B.getInt64(0)));
-          Value *To = B.CreateSelect(ByIndex, B.CreateGEP(B.getInt8Ty(), H.moveField(I, MBlock), Off), H.moveField(I, MTo));
-          B.CreateMemMove(To, Align(1), From, Align(1), N);
-          B.CreateStore(B.getInt64(1), H.released(K, RMovedOut));
-        });
+      Value *From = H.moveField(I, MFrom), *N = H.moveField(I, MBytes), *To = H.moveField(I, MTo);
+      Value *K = H.findReleased(From, false), *J = H.findKept(To);
+      H.ifThen(B.CreateAnd(B.CreateICmpSGE(K, B.getInt64(0)), B.CreateICmpSGE(J, B.getInt64(0))), [&] {
+        // Floats keep their index in the container (an insert that grew the vector shifted
+        // the values, but the caller's gradient of v[i] is that of the v[i] it passed, as when
+        // the capacity sufficed); bytes with pointers follow the copy, so that the shadow
+        // structure keeps matching the primal's.
+        Value *Off = B.CreateSub(H.addr(From), H.addr(H.releasedField(K, RStart)));
+        Value *Fits = B.CreateICmpULE(B.CreateAdd(Off, N), H.keptField(J, 1));
+        Value *ByIndex = B.CreateAnd(Fits, B.CreateICmpNE(H.moveField(I, MFloatsOnly), B.getInt64(0)));
+        Value *Dst = B.CreateSelect(ByIndex, B.CreateGEP(B.getInt8Ty(), H.keptField(J, 0), Off), To);
+        B.CreateMemMove(Dst, Align(1), From, Align(1), N);
+        B.CreateStore(B.getInt64(1), H.released(K, RMovedOut));
       });
     });
     // A container of the caller's that holds another block now (`u = std::move(next)`, Rust's
@@ -250,11 +262,10 @@ static Function *closeFn(Module &M) {
         Value *K = H.findReleased(Old, true);
         H.ifThen(B.CreateICmpSGE(K, B.getInt64(0)), [&] {
           H.ifThen(B.CreateICmpEQ(H.releasedField(K, RMovedOut), B.getInt64(0)), [&] {
-            Value *A = H.addr(New);
-            H.loop(H.get(BaseKept), H.get(NKept), [&](Value *J) {
-              Value *S = H.addr(H.keptField(J, 0)), *E = B.CreateAdd(S, H.keptField(J, 1));
-              Value *In = B.CreateAnd(B.CreateICmpUGE(A, S), B.CreateICmpULT(A, E));
-              B.CreateStore(B.CreateSelect(In, B.CreateSub(E, A), B.CreateLoad(H.I64, Room)), Room);
+            Value *J = H.findKept(New);
+            H.ifThen(B.CreateICmpSGE(J, B.getInt64(0)), [&] {
+              Value *End = B.CreateAdd(H.addr(H.keptField(J, 0)), H.keptField(J, 1));
+              B.CreateStore(B.CreateSub(End, H.addr(New)), Room);
             });
             Value *Room0 = B.CreateLoad(H.I64, Room), *Had = H.releasedField(K, RBytes);
             H.ifThen(B.CreateICmpNE(Room0, B.getInt64(0)), [&] {
@@ -354,7 +365,6 @@ static Function *movedFn(Module &M) {
   return helper(M, MovedName, {P, P, I, I}, [&](HelperBody &H) {
     IRBuilder<> &B = H.B;
     Value *To = H.F->getArg(0), *From = H.F->getArg(1), *N = H.F->getArg(2), *Floats = H.F->getArg(3);
-    Value *Null = ConstantPointerNull::get(B.getPtrTy());
     H.returnIf(B.CreateOr(B.CreateICmpEQ(H.get(Depth), B.getInt64(0)),
                           B.CreateOr(B.CreateICmpEQ(H.get(NRel), H.get(BaseRel)), B.CreateICmpEQ(N, B.getInt64(0)))));
     H.returnIf(B.CreateICmpSLT(H.findReleased(From, false), B.getInt64(0)));
@@ -372,8 +382,7 @@ static Function *movedFn(Module &M) {
         Value *NewFrom = B.CreateGEP(B.getInt8Ty(), From, B.CreateSub(Lo, T));
         Value *NewTo = B.CreateGEP(B.getInt8Ty(), H.moveField(K, MTo), B.CreateSub(Lo, S));
         H.append(Moves, NMoves, CapMoves, H.MT,
-                 {NewFrom, B.CreateSub(Hi, Lo), NewTo, H.moveField(K, MConfirmed), H.moveField(K, MBlock),
-                  H.moveField(K, MBlockBytes), B.CreateAnd(Floats, H.moveField(K, MFloatsOnly))});
+                 {NewFrom, B.CreateSub(Hi, Lo), NewTo, B.CreateAnd(Floats, H.moveField(K, MFloatsOnly))});
       });
     });
     B.CreateBr(Done);
@@ -388,8 +397,7 @@ static Function *movedFn(Module &M) {
     Value *LF = H.addr(H.moveField(LastI, MFrom)), *LT = H.addr(H.moveField(LastI, MTo));
     Value *Below = B.CreateAnd(B.CreateICmpEQ(B.CreateAdd(H.addr(From), N), LF),
                                B.CreateICmpEQ(B.CreateAdd(H.addr(To), N), LT));
-    Value *Same = B.CreateAnd(B.CreateICmpEQ(H.moveField(LastI, MConfirmed), B.getInt64(0)),
-                              B.CreateICmpEQ(H.moveField(LastI, MFloatsOnly), Floats));
+    Value *Same = B.CreateICmpEQ(H.moveField(LastI, MFloatsOnly), Floats);
     B.CreateCondBr(B.CreateAnd(Below, Same), Extend, Fresh);
     B.SetInsertPoint(Extend);
     B.CreateStore(From, H.move(LastI, MFrom));
@@ -397,7 +405,7 @@ static Function *movedFn(Module &M) {
     B.CreateStore(B.CreateAdd(H.moveField(LastI, MBytes), N), H.move(LastI, MBytes));
     B.CreateBr(Done);
     B.SetInsertPoint(Fresh);
-    H.append(Moves, NMoves, CapMoves, H.MT, {From, N, To, B.getInt64(0), Null, B.getInt64(0), Floats});
+    H.append(Moves, NMoves, CapMoves, H.MT, {From, N, To, Floats});
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
   });
@@ -441,18 +449,7 @@ static Function *allocatedFn(Module &M) {
     B.CreateBr(Done);
     // A block of the call that may outlive it: moves into it say where the caller's contents went.
     B.SetInsertPoint(NotOurs);
-    H.ifThen(Outlives, [&] {
-      H.append(Kept, NKept, CapKept, H.KT, {Sh, N});
-      Value *Lo = H.addr(Sh), *Hi = B.CreateAdd(Lo, N);
-      H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *I) {
-        Value *A = H.addr(H.moveField(I, MTo));
-        H.ifThen(B.CreateAnd(B.CreateICmpUGE(A, Lo), B.CreateICmpULT(A, Hi)), [&] {
-          B.CreateStore(B.getInt64(1), H.move(I, MConfirmed));
-          B.CreateStore(Sh, H.move(I, MBlock));
-          B.CreateStore(N, H.move(I, MBlockBytes));
-        });
-      });
-    });
+    H.ifThen(Outlives, [&] { H.append(Kept, NKept, CapKept, H.KT, {Sh, N}); });
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
   });
