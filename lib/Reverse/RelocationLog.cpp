@@ -45,7 +45,8 @@ namespace synthase {
 
 static constexpr const char *LogName = "__synthase_relocs_v1";
 static constexpr const char *OpenName = "__synthase_relocs_open_v1";
-static constexpr const char *CloseName = "__synthase_relocs_close_v1";
+static constexpr const char *CloseName = "__synthase_relocs_close_v2";
+static constexpr const char *SnapshotName = "__synthase_relocs_snapshot_v1";
 static constexpr const char *ReleasedName = "__synthase_relocs_released_v1";
 static constexpr const char *MovedName = "__synthase_relocs_moved_v1";
 static constexpr const char *AllocatedName = "__synthase_relocs_allocated_v1";
@@ -284,11 +285,13 @@ static Function *closeFn(Module &M) {
       });
     };
     Value *Shapes = H.F->getArg(3);
+    auto shape = [&](Value *I, unsigned K) {
+      return B.CreateLoad(H.I64, B.CreateGEP(H.I64, Shapes, B.CreateAdd(B.CreateShl(I, 2), B.getInt64(K))));
+    };
     H.loop(B.getInt64(0), H.F->getArg(2), [&](Value *I) {
       Value *Old = B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Pairs, B.CreateShl(I, 1)));
       Value *New = B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Pairs, B.CreateAdd(B.CreateShl(I, 1), B.getInt64(1))));
-      Value *Stride = B.CreateLoad(H.I64, B.CreateGEP(H.I64, Shapes, B.CreateShl(I, 1)));
-      Value *Inner = B.CreateLoad(H.I64, B.CreateGEP(H.I64, Shapes, B.CreateAdd(B.CreateShl(I, 1), B.getInt64(1))));
+      Value *Stride = shape(I, 0), *Inner = shape(I, 1);
       BasicBlock *Direct = H.block("floats"), *Nested = H.block("containers"), *Next = H.block("paired");
       B.CreateCondBr(B.CreateICmpEQ(Stride, B.getInt64(0)), Direct, Nested);
       B.SetInsertPoint(Direct);
@@ -306,8 +309,36 @@ static Function *closeFn(Module &M) {
         Value *IN = B.CreateLoad(H.PtrTy, B.CreateGEP(B.getInt8Ty(), New, At));
         replaced(IO, IN, true);
       });
+      // Elements given new blocks one by one (`for (auto &r : g) r = std::move(nr)`), the outer
+      // block kept or moved: the outer shadow holds the new inner pointers by now, so the old
+      // ones come from the snapshot taken before the forward sweep. (Pairs settled above, and
+      // elements that kept their block, are skipped by `replaced`.)
+      Value *Snap = B.CreateIntToPtr(shape(I, 2), H.PtrTy), *EndAfter = shape(I, 3);
+      H.ifThen(B.CreateAnd(B.CreateIsNotNull(Snap), B.CreateIsNotNull(New)), [&] {
+        Value *Span = B.CreateSub(EndAfter, H.addr(New));
+        Value *Whole = B.CreateAnd(B.CreateICmpUGE(EndAfter, H.addr(New)),
+                                   B.CreateICmpEQ(B.CreateURem(Span, Stride), B.getInt64(0)));
+        Value *After = B.CreateSelect(Whole, B.CreateUDiv(Span, Stride), B.getInt64(0));
+        Value *Before = B.CreateLoad(H.I64, Snap);
+        Value *Both = B.CreateSelect(B.CreateICmpULT(Before, After), Before, After);
+        auto oldInner = [&](Value *E) {
+          return B.CreateLoad(H.PtrTy, B.CreateGEP(H.PtrTy, Snap, B.CreateAdd(E, B.getInt64(1))));
+        };
+        H.loop(B.getInt64(0), Both, [&](Value *E) {
+          Value *At = B.CreateAdd(B.CreateMul(E, Stride), Inner);
+          replaced(oldInner(E), B.CreateLoad(H.PtrTy, B.CreateGEP(B.getInt8Ty(), New, At)), true);
+        });
+        // Elements the call removed (pop_back): their old blocks' shadows, freed with them, are
+        // out of the caller's reach too.
+        H.loop(Both, Before, [&](Value *E) {
+          Value *K = H.findReleased(oldInner(E), true);
+          H.ifThen(B.CreateICmpSGE(K, B.getInt64(0)), [&] { B.CreateStore(B.getInt64(1), H.released(K, RMovedOut)); });
+        });
+      });
       B.CreateBr(Next);
       B.SetInsertPoint(Next);
+      Value *SnapDone = B.CreateIntToPtr(shape(I, 2), H.PtrTy);
+      H.ifThen(B.CreateIsNotNull(SnapDone), [&] { B.CreateCall(tapeFreeFn(M), {SnapDone}); });
     });
     // An old shadow whose adjoints moved is unreachable now; one whose adjoints stayed (a
     // function that frees a buffer it was given) is still the caller's to read.
@@ -498,6 +529,36 @@ bool relocationLogUsed(const Module &M) {
   return F && !F->use_empty();
 }
 
+/// snapshot(begin, end, capacity, stride, inner, out): *out = a malloc'd {count, the count
+/// elements' pointers at inner}, or null when the three pointers do not bound whole elements.
+static Function *snapshotFn(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *P = PointerType::getUnqual(C), *I = Type::getInt64Ty(C);
+  return helper(M, SnapshotName, {P, P, P, I, I, P}, [&](HelperBody &H) {
+    IRBuilder<> &B = H.B;
+    Function *F = H.F;
+    Value *Begin = H.addr(F->getArg(0)), *End = H.addr(F->getArg(1)), *Cap = H.addr(F->getArg(2));
+    Value *Stride = F->getArg(3), *Out = F->getArg(5);
+    B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), Out);
+    Value *Span = B.CreateSub(End, Begin);
+    Value *Bad = B.CreateOr(B.CreateICmpEQ(Begin, B.getInt64(0)),
+                            B.CreateOr(B.CreateICmpULT(End, Begin), B.CreateICmpULT(Cap, End)));
+    Bad = B.CreateOr(Bad, B.CreateICmpNE(B.CreateURem(Span, Stride), B.getInt64(0)));
+    Value *N = B.CreateUDiv(Span, Stride);
+    H.returnIf(B.CreateOr(Bad, B.CreateICmpUGT(N, B.getInt64(1 << 24))));
+    FunctionCallee Malloc = M.getOrInsertFunction("malloc", H.PtrTy, H.I64);
+    Value *Buf = B.CreateCall(Malloc, {B.CreateShl(B.CreateAdd(N, B.getInt64(1)), 3)});
+    H.returnIf(B.CreateIsNull(Buf));
+    B.CreateStore(N, Buf);
+    H.loop(B.getInt64(0), N, [&](Value *E) {
+      Value *At = B.CreateAdd(B.CreateMul(E, Stride), F->getArg(4));
+      Value *Elt = B.CreateLoad(H.PtrTy, B.CreateGEP(B.getInt8Ty(), F->getArg(0), At));
+      B.CreateStore(Elt, B.CreateGEP(H.PtrTy, Buf, B.CreateAdd(E, B.getInt64(1))));
+    });
+    B.CreateStore(Buf, Out);
+  });
+}
+
 void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value *, ContainerPath>> Fields) {
   Module &M = *Rev->getModule();
   Function *Caller = Rev->getFunction();
@@ -506,12 +567,14 @@ void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value 
   size_t N = std::max<size_t>(1, 2 * Fields.size());
   AllocaInst *Save = EB.CreateAlloca(ArrayType::get(I64, 3), nullptr, "synthase.relocs.frame");
   AllocaInst *Pairs = EB.CreateAlloca(ArrayType::get(PtrTy, N), nullptr, "synthase.relocs.fields");
-  AllocaInst *Shapes = EB.CreateAlloca(ArrayType::get(I64, N), nullptr, "synthase.relocs.shapes");
+  AllocaInst *Shapes = EB.CreateAlloca(ArrayType::get(I64, 2 * N), nullptr, "synthase.relocs.shapes");
   // A hop through a null shadow pointer reads zeros here instead.
   int64_t Reach = 8;
-  for (auto &F : Fields)
+  for (auto &F : Fields) {
     for (int64_t Off : F.second.Hops)
       Reach = std::max<int64_t>(Reach, Off + 8);
+    Reach = std::max<int64_t>(Reach, std::max(F.second.End, F.second.Cap) + 8);
+  }
   AllocaInst *Zeros = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), Reach), nullptr, "synthase.relocs.none");
   auto readField = [&](IRBuilder<> &B, Value *Shadow, ArrayRef<int64_t> Path) {
     Value *P = Shadow;
@@ -525,17 +588,36 @@ void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value 
   IRBuilder<> B(Aug ? Aug : Rev);
   if (!Fields.empty())
     B.CreateMemSet(Zeros, B.getInt8(0), Reach, Align(1));
+  // An array's end (and capacity) pointer, read like its data pointer.
+  auto sidePath = [](const ContainerPath &CP, int64_t Off) {
+    std::vector<int64_t> Path = CP.Hops;
+    Path.back() = Off;
+    return Path;
+  };
   for (unsigned K = 0; K < Fields.size(); ++K) {
     const ContainerPath &CP = Fields[K].second;
-    B.CreateStore(readField(B, Fields[K].first, CP.Hops), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K));
-    B.CreateStore(B.getInt64(CP.Stride), B.CreateConstGEP1_64(I64, Shapes, 2 * K));
-    B.CreateStore(B.getInt64(CP.Inner), B.CreateConstGEP1_64(I64, Shapes, 2 * K + 1));
+    Value *Data = readField(B, Fields[K].first, CP.Hops);
+    B.CreateStore(Data, B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K));
+    B.CreateStore(B.getInt64(CP.Stride), B.CreateConstGEP1_64(I64, Shapes, 4 * K));
+    B.CreateStore(B.getInt64(CP.Inner), B.CreateConstGEP1_64(I64, Shapes, 4 * K + 1));
+    Value *Snap = B.CreateConstGEP1_64(I64, Shapes, 4 * K + 2);
+    if (CP.End < 0)
+      B.CreateStore(B.getInt64(0), Snap);
+    else
+      B.CreateCall(snapshotFn(M), {Data, readField(B, Fields[K].first, sidePath(CP, CP.End)),
+                                   readField(B, Fields[K].first, sidePath(CP, CP.Cap < 0 ? CP.End : CP.Cap)),
+                                   B.getInt64(CP.Stride), B.getInt64(CP.Inner), Snap});
   }
   B.SetInsertPoint(Rev);
   B.CreateCall(openFn(M), {Save});
   B.SetInsertPoint(Rev->getNextNode());
-  for (unsigned K = 0; K < Fields.size(); ++K)
-    B.CreateStore(readField(B, Fields[K].first, Fields[K].second.Hops), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
+  for (unsigned K = 0; K < Fields.size(); ++K) {
+    const ContainerPath &CP = Fields[K].second;
+    B.CreateStore(readField(B, Fields[K].first, CP.Hops), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
+    Value *EndAfter = CP.End < 0 ? B.getInt64(0)
+                                 : B.CreatePtrToInt(readField(B, Fields[K].first, sidePath(CP, CP.End)), I64);
+    B.CreateStore(EndAfter, B.CreateConstGEP1_64(I64, Shapes, 4 * K + 3));
+  }
   B.CreateCall(closeFn(M), {Save, Pairs, B.getInt64(Fields.size()), Shapes});
 }
 
@@ -561,21 +643,43 @@ static bool floatsOnly(const DataLayout &DL, ArrayRef<const LoadInst *> Loads) {
   return !Loads.empty() && !Pointee.Pointers && !Pointee.Floats.empty();
 }
 
-/// An array of containers behind the loaded pointers (a vector of vectors): indexed as elements
-/// of a struct type whose member at a constant offset is a float-data pointer.
-static std::optional<std::pair<int64_t, int64_t>> containerArray(const DataLayout &DL, const Function &F,
-                                                                 ArrayRef<const LoadInst *> Loads) {
+/// The element pointers of an array behind the loaded pointers, with the element size: indexed
+/// as elements of a struct type (`&g[i]`), or stepped through by a pointer that advances by a
+/// constant (`for (auto &r : g)`).
+static SmallVector<std::pair<const Value *, int64_t>, 4> arrayElements(const DataLayout &DL,
+                                                                       ArrayRef<const LoadInst *> Loads) {
+  SmallVector<std::pair<const Value *, int64_t>, 4> Out;
   for (const LoadInst *LI : Loads)
     for (const User *U : LI->users()) {
-      auto *G = dyn_cast<GetElementPtrInst>(U);
-      if (!G || G->getPointerOperand() != LI || G->getNumIndices() != 1 || !isa<StructType>(G->getSourceElementType()) ||
-          isa<Constant>(G->idx_begin()->get()))
+      if (auto *G = dyn_cast<GetElementPtrInst>(U); G && G->getPointerOperand() == LI && G->getNumIndices() == 1 &&
+                                                    isa<StructType>(G->getSourceElementType()) &&
+                                                    !isa<Constant>(G->idx_begin()->get())) {
+        Out.push_back({G, (int64_t)DL.getTypeAllocSize(G->getSourceElementType())});
         continue;
-      int64_t Stride = DL.getTypeAllocSize(G->getSourceElementType());
-      for (const auto &[Off, T] : accessLayout(DL, G).Fields)
-        if (T->isPointerTy() && Off >= 0 && Off + 8 <= Stride && floatsOnly(DL, fieldLoads(DL, F, G, Off)))
-          return std::make_pair(Stride, Off);
+      }
+      auto *Phi = dyn_cast<PHINode>(U);
+      if (!Phi)
+        continue;
+      for (const Value *In : Phi->incoming_values()) {
+        int64_t Step = 0;
+        auto *G = dyn_cast<GetElementPtrInst>(In);
+        if (G && G->getPointerOperand() == Phi && GetPointerBaseWithConstantOffset(G, Step, DL) == Phi && Step > 0) {
+          Out.push_back({Phi, Step});
+          break;
+        }
+      }
     }
+  return Out;
+}
+
+/// An array of containers behind the loaded pointers (a vector of vectors): the element size
+/// and the offset in an element of a float-data pointer.
+static std::optional<std::pair<int64_t, int64_t>> containerArray(const DataLayout &DL, const Function &F,
+                                                                 ArrayRef<const LoadInst *> Loads) {
+  for (auto [Elt, Stride] : arrayElements(DL, Loads))
+    for (const auto &[Off, T] : accessLayout(DL, Elt).Fields)
+      if (T->isPointerTy() && Off >= 0 && Off + 8 <= Stride && floatsOnly(DL, fieldLoads(DL, F, Elt, Off)))
+        return std::make_pair(Stride, Off);
   return std::nullopt;
 }
 
@@ -593,7 +697,13 @@ static void collectContainerPaths(const DataLayout &DL, const Function &F, const
     if (floatsOnly(DL, Loads)) {
       Out.push_back({std::vector<int64_t>(Prefix.begin(), Prefix.end()), 0, 0});
     } else if (auto Arr = containerArray(DL, F, Loads)) {
-      Out.push_back({std::vector<int64_t>(Prefix.begin(), Prefix.end()), Arr->first, Arr->second});
+      // std::vector's {begin, end, capacity}: the elements can be counted before the call.
+      auto pointerAt = [&](int64_t O) {
+        auto It = L.Fields.find(O);
+        return It != L.Fields.end() && It->second->isPointerTy();
+      };
+      int64_t End = pointerAt(Off + 8) ? Off + 8 : -1, Cap = End >= 0 && pointerAt(Off + 16) ? Off + 16 : -1;
+      Out.push_back({std::vector<int64_t>(Prefix.begin(), Prefix.end()), Arr->first, Arr->second, End, Cap});
     } else if (Depth > 0) { // a pointer to a container (`struct { vector<double> *v; }`)
       collectContainerPaths(DL, F, Loads.front(), Depth - 1, Prefix, Out);
     }

@@ -30,10 +30,12 @@ void emitAllocatedBlock(llvm::IRBuilder<> &B, llvm::Value *Shadow, llvm::Value *
 bool relocationLogUsed(const llvm::Module &M);
 /// Where a duplicated argument's container keeps its data: the pointer reached by loading at
 /// each of Hops in turn (byte offsets) points to float data (Stride 0), or to an array of
-/// Stride-byte containers whose float-data pointer sits at Inner (a vector of vectors).
+/// Stride-byte containers whose float-data pointer sits at Inner (a vector of vectors). End and
+/// Cap (arrays only; -1: none): the offsets, beside the last hop, of the array's end and
+/// capacity pointers (std::vector's layout), so that the elements can be counted.
 struct ContainerPath {
   std::vector<int64_t> Hops;
-  int64_t Stride = 0, Inner = 0;
+  int64_t Stride = 0, Inner = 0, End = -1, Cap = -1;
   auto operator<=>(const ContainerPath &) const = default;
 };
 
