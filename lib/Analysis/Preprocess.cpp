@@ -54,18 +54,72 @@ namespace synthase {
 // SROA merges a pointer field with an integer one of a union-like aggregate (Rust's
 // Result<Vec<T>, _>, ...) into an integer: ptrtoint, an integer phi, then inttoptr. A pointer that
 // crosses an integer has no shadow, so its derivative would be lost; each such phi web feeding an
-// inttoptr is rebuilt with pointer phis (the integer phis stay for their integer users).
+// inttoptr is rebuilt with pointer phis (the integer phis stay for their integer users). So is
+// one stored as it is (a Rust Vec's data pointer, dangling `8` or a new block, written by
+// `mem::swap` as an integer): the store then writes the pointer twin's bits, which carry its
+// shadow along.
+/// A vector of pointer-sized integers built lane by lane with a pointer's bits in some lane and
+/// stored whole (a Rust Vec's {capacity, data pointer} written by one 16-byte store) becomes one
+/// store per lane, so that the pointer's store carries its shadow like any other.
+static bool scalarizeAddressVectorStores(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<std::pair<StoreInst *, SmallVector<Value *, 4>>, 4> Work;
+  for (Instruction &I : instructions(F)) {
+    auto *SI = dyn_cast<StoreInst>(&I);
+    auto *VT = SI ? dyn_cast<FixedVectorType>(SI->getValueOperand()->getType()) : nullptr;
+    if (!VT || SI->isVolatile() || SI->isAtomic() || VT->getNumElements() > 8 ||
+        !VT->getElementType()->isIntegerTy(DL.getPointerSizeInBits()))
+      continue;
+    SmallVector<Value *, 4> Lanes(VT->getNumElements(), nullptr);
+    Value *V = SI->getValueOperand();
+    while (auto *IE = dyn_cast<InsertElementInst>(V)) {
+      auto *Idx = dyn_cast<ConstantInt>(IE->getOperand(2));
+      if (!Idx || Idx->getZExtValue() >= Lanes.size())
+        break;
+      if (!Lanes[Idx->getZExtValue()])
+        Lanes[Idx->getZExtValue()] = IE->getOperand(1);
+      V = IE->getOperand(0);
+    }
+    if (!isa<PoisonValue>(V) && !isa<UndefValue>(V))
+      continue;
+    bool Address = any_of(Lanes, [](Value *L) {
+      return L && (isa<PtrToIntInst>(L) || isa<PHINode>(L) || isa<SelectInst>(L));
+    });
+    if (Address && all_of(Lanes, [](Value *L) { return L != nullptr; }) &&
+        any_of(Lanes, [](Value *L) { return isa<PtrToIntInst>(L); }))
+      Work.push_back({SI, Lanes});
+  }
+  for (auto &[SI, Lanes] : Work) {
+    IRBuilder<> B(SI);
+    uint64_t Size = DL.getTypeStoreSize(Lanes[0]->getType());
+    for (unsigned K = 0; K < Lanes.size(); ++K) {
+      Value *At = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), SI->getPointerOperand(), K * Size);
+      StoreInst *S = B.CreateAlignedStore(Lanes[K], At, commonAlignment(SI->getAlign(), K * Size));
+      S->copyMetadata(*SI, {LLVMContext::MD_dbg});
+    }
+    SI->eraseFromParent();
+  }
+  return !Work.empty();
+}
+
 static bool restorePointerPhis(Function &F) {
   const DataLayout &DL = F.getDataLayout();
-  SmallVector<IntToPtrInst *, 8> Casts;
+  bool Scalarized = scalarizeAddressVectorStores(F);
+  SmallVector<Instruction *, 8> Casts; // inttoptr, or store of the integer
+  Type *PtrTy = PointerType::getUnqual(F.getContext());
+  auto merged = [&](Value *V) {
+    return (isa<PHINode>(V) || isa<SelectInst>(V)) && V->getType()->isIntegerTy(DL.getPointerSizeInBits());
+  };
   for (Instruction &I : instructions(F))
-    if (auto *IP = dyn_cast<IntToPtrInst>(&I))
-      if ((isa<PHINode>(IP->getOperand(0)) || isa<SelectInst>(IP->getOperand(0))) &&
-          DL.getTypeSizeInBits(IP->getSrcTy()) == DL.getTypeSizeInBits(IP->getType()))
+    if (auto *IP = dyn_cast<IntToPtrInst>(&I)) {
+      if (merged(IP->getOperand(0)) && IP->getType() == PtrTy)
         Casts.push_back(IP);
-  bool Changed = false;
-  for (IntToPtrInst *IP : Casts) {
-    Type *PtrTy = IP->getType();
+    } else if (auto *SI = dyn_cast<StoreInst>(&I); SI && merged(SI->getValueOperand())) {
+      Casts.push_back(SI);
+    }
+  bool Changed = Scalarized;
+  for (Instruction *IP : Casts) {
+    auto *SI = dyn_cast<StoreInst>(IP);
     DenseMap<Value *, Value *> Web; // integer phi/select -> its pointer twin
     SmallVector<Instruction *, 8> Created;
     bool FromPointer = false, TooBig = false;
@@ -104,7 +158,7 @@ static bool restorePointerPhis(Function &F) {
       Created.push_back(Cast);
       return Cast;
     };
-    Value *Twin = asPtr(IP->getOperand(0), IP);
+    Value *Twin = asPtr(SI ? SI->getValueOperand() : IP->getOperand(0), IP);
     if (!FromPointer || TooBig) {
       for (Instruction *I : Created)
         I->replaceAllUsesWith(PoisonValue::get(I->getType()));
@@ -112,8 +166,12 @@ static bool restorePointerPhis(Function &F) {
         I->eraseFromParent();
       continue;
     }
-    IP->replaceAllUsesWith(Twin);
-    IP->eraseFromParent();
+    if (SI) {
+      SI->setOperand(0, new PtrToIntInst(Twin, SI->getValueOperand()->getType(), "", SI->getIterator()));
+    } else {
+      IP->replaceAllUsesWith(Twin);
+      IP->eraseFromParent();
+    }
     Changed = true;
   }
   return Changed;

@@ -7,6 +7,7 @@
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include <functional>
 
 using namespace llvm;
 
@@ -187,6 +188,63 @@ static bool addressesIntegerMember(const Value *P, Type *T, SmallPtrSetImpl<cons
     return addressesIntegerMember(Sel->getTrueValue(), T, Seen) && addressesIntegerMember(Sel->getFalseValue(), T, Seen);
   auto *G = dyn_cast<GEPOperator>(P);
   return G && throughStruct(G) && scalarAtStart(G->getResultElementType()) == T;
+}
+
+/// The scalar of T at byte Off and whether T holds a pointer scalar anywhere; null when Off falls
+/// in padding, in the middle of a scalar, or in a union or an array of integers.
+static Type *scalarAtOffset(const DataLayout &DL, Type *T, uint64_t Off, bool &HasPointer) {
+  Type *Found = nullptr;
+  bool Ok = true;
+  std::function<void(Type *, uint64_t, bool)> Walk = [&](Type *X, uint64_t Base, bool InIntArray) {
+    if (auto *ST = dyn_cast<StructType>(X)) {
+      if (ST->isOpaque() || (ST->hasName() && ST->getName().starts_with("union.")))
+        Ok = false;
+      if (!Ok || ST->isOpaque())
+        return;
+      const StructLayout *SL = DL.getStructLayout(ST);
+      for (unsigned K = 0; K < ST->getNumElements(); ++K)
+        Walk(ST->getElementType(K), Base + SL->getElementOffset(K), InIntArray);
+    } else if (auto *AT = dyn_cast<ArrayType>(X)) {
+      uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+      bool Ints = AT->getElementType()->isIntegerTy();
+      for (uint64_t K = 0; K < AT->getNumElements() && K < 64; ++K)
+        Walk(AT->getElementType(), Base + K * Size, InIntArray || Ints);
+    } else if (X->isPointerTy()) {
+      HasPointer = true;
+    } else if (Base == Off && !InIntArray && X->isSized()) {
+      Found = X;
+    } else if (Base < Off && Off < Base + DL.getTypeStoreSize(X)) {
+      Ok = false;
+    }
+  };
+  Walk(T, 0, false);
+  return Ok ? Found : nullptr;
+}
+
+bool typedIntegerField(const Value *P, uint64_t Bytes) {
+  auto *I = dyn_cast<Instruction>(P);
+  if (!I)
+    return false;
+  const DataLayout &DL = I->getDataLayout();
+  uint64_t Off = 0;
+  // Constant byte offsets down to an element of a struct-typed GEP.
+  const Value *V = P;
+  while (auto *G = dyn_cast<GEPOperator>(V)) {
+    if (G->getNumIndices() == 1 && G->getSourceElementType()->isStructTy()) {
+      Type *S = G->getSourceElementType();
+      if (DL.getTypeAllocSize(S) <= Off)
+        return false;
+      bool HasPointer = false;
+      Type *T = scalarAtOffset(DL, S, Off, HasPointer);
+      return HasPointer && T && T->isIntegerTy() && DL.getTypeStoreSize(T) == Bytes;
+    }
+    APInt C(DL.getIndexTypeSizeInBits(G->getType()), 0);
+    if (!G->getSourceElementType()->isIntegerTy(8) || !G->accumulateConstantOffset(DL, C) || C.isNegative())
+      return false;
+    Off += C.getZExtValue();
+    V = G->getPointerOperand();
+  }
+  return false;
 }
 
 /// A load of a struct's integer member through a GEP that names it: integer data, whatever

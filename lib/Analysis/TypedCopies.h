@@ -21,6 +21,13 @@ void markIntegerMembers(llvm::Function &F);
 /// by markIntegerMembers) or a store whose type-based alias tag names an integer type.
 bool storesIntegerField(const llvm::StoreInst *S);
 
+/// Whether P addresses an integer field of a record whose type tells pointers from integers: a
+/// constant byte offset into an element of a struct-typed GEP (`&v[i]` then `+ 16`, a Rust
+/// `Vec`'s length beside its data pointer) where the struct's scalar is an integer of Bytes bytes
+/// and another of its scalars is a pointer. Not through unions or integer arrays (an enum's
+/// payload, whose bytes may hold another variant's pointer).
+bool typedIntegerField(const llvm::Value *P, uint64_t Bytes);
+
 /// Whether the front end's type-based alias tag says L reads an integer type (`int`, `long`, ...;
 /// not a character type): clang's evidence, at -O1 and above, that the bytes are not a float's.
 bool tbaaReadsInteger(const llvm::LoadInst *L);

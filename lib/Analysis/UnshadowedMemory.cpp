@@ -434,15 +434,26 @@ static bool sameLocation(const Value *A, const Value *B) {
   return BA == BB && OA == OB;
 }
 
+/// Whether SI writes an integer field its record's type tells from the pointers beside it (a Rust
+/// Vec's capacity or length) with a value made of no address: integer data, even in an object
+/// that also keeps addresses as integers.
+static bool storesTypedCount(const StoreInst *SI) {
+  const Value *V = SI->getValueOperand();
+  if (!V->getType()->isIntegerTy() || !typedIntegerField(SI->getPointerOperand(), SI->getDataLayout().getTypeStoreSize(V->getType())))
+    return false;
+  return !mayCarryAddress(V, SI->getPointerOperand(), true);
+}
+
 bool storesRebuiltAddress(const StoreInst *SI, const MemoryLayout &Dest) {
   const Value *V = SI->getValueOperand();
   return Dest.AddressIntegers && V->getType()->isIntOrIntVectorTy() && !isa<Constant>(V) && !isa<LoadInst>(V) &&
-         !storedPointerBits(V);
+         !storedPointerBits(V) && !storesTypedCount(SI);
 }
 
 bool mayMirrorInteger(const StoreInst *SI, const MemoryLayout &Dest) {
-  return !Dest.AddressIntegers &&
-         !mayCarryAddress(SI->getValueOperand(), SI->getPointerOperand(), storesIntegerField(SI));
+  if (Dest.AddressIntegers)
+    return storesTypedCount(SI);
+  return !mayCarryAddress(SI->getValueOperand(), SI->getPointerOperand(), storesIntegerField(SI));
 }
 
 bool mayCarryAddress(const Value *V, const Value *Dest, bool IntoIntegerField) {
@@ -459,7 +470,8 @@ bool mayCarryAddress(const Value *V, const Value *Dest, bool IntoIntegerField) {
           // So does a sibling of an integer field in the same object (b->cap = b->n).
           return loadsPointerBits(L) ||
                  (!sameLocation(L->getPointerOperand(), Dest) && !tbaaReadsInteger(L) && !movesNoDerivativeData(L) &&
-                  !(IntoIntegerField && getUnderlyingObject(L->getPointerOperand()) == DestObj));
+                  !(IntoIntegerField && getUnderlyingObject(L->getPointerOperand()) == DestObj) &&
+                  !typedIntegerField(L->getPointerOperand(), L->getDataLayout().getTypeStoreSize(L->getType())));
         return std::nullopt;
       },
       &Truncated);

@@ -36,6 +36,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include <algorithm>
 #include <optional>
 
@@ -594,6 +595,19 @@ void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value 
     Path.back() = Off;
     return Path;
   };
+  // The array's end: its end pointer, or its data pointer and its element count (the count
+  // word read as a pointer, since readField loads pointers).
+  auto endOf = [&](IRBuilder<> &B, Value *Shadow, const ContainerPath &CP, Value *Data) -> Value * {
+    Value *E = readField(B, Shadow, sidePath(CP, CP.End));
+    if (!CP.Counts)
+      return E;
+    Value *N = B.CreatePtrToInt(E, I64);
+    N = B.CreateSelect(B.CreateICmpULE(N, B.getInt64(1 << 24)), N, B.getInt64(0));
+    return B.CreateGEP(B.getInt8Ty(), Data, B.CreateMul(N, B.getInt64(CP.Stride)));
+  };
+  auto Pairs2 = [&](IRBuilder<> &B, unsigned K) {
+    return B.CreateLoad(PtrTy, B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
+  };
   for (unsigned K = 0; K < Fields.size(); ++K) {
     const ContainerPath &CP = Fields[K].second;
     Value *Data = readField(B, Fields[K].first, CP.Hops);
@@ -601,12 +615,13 @@ void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value 
     B.CreateStore(B.getInt64(CP.Stride), B.CreateConstGEP1_64(I64, Shapes, 4 * K));
     B.CreateStore(B.getInt64(CP.Inner), B.CreateConstGEP1_64(I64, Shapes, 4 * K + 1));
     Value *Snap = B.CreateConstGEP1_64(I64, Shapes, 4 * K + 2);
-    if (CP.End < 0)
+    if (CP.End < 0) {
       B.CreateStore(B.getInt64(0), Snap);
-    else
-      B.CreateCall(snapshotFn(M), {Data, readField(B, Fields[K].first, sidePath(CP, CP.End)),
-                                   readField(B, Fields[K].first, sidePath(CP, CP.Cap < 0 ? CP.End : CP.Cap)),
-                                   B.getInt64(CP.Stride), B.getInt64(CP.Inner), Snap});
+    } else {
+      Value *End = endOf(B, Fields[K].first, CP, Data);
+      Value *Cap = CP.Cap < 0 ? End : readField(B, Fields[K].first, sidePath(CP, CP.Cap));
+      B.CreateCall(snapshotFn(M), {Data, End, Cap, B.getInt64(CP.Stride), B.getInt64(CP.Inner), Snap});
+    }
   }
   B.SetInsertPoint(Rev);
   B.CreateCall(openFn(M), {Save});
@@ -614,8 +629,8 @@ void emitRelocationFrame(CallInst *Aug, CallInst *Rev, ArrayRef<std::pair<Value 
   for (unsigned K = 0; K < Fields.size(); ++K) {
     const ContainerPath &CP = Fields[K].second;
     B.CreateStore(readField(B, Fields[K].first, CP.Hops), B.CreateConstGEP1_64(PtrTy, Pairs, 2 * K + 1));
-    Value *EndAfter = CP.End < 0 ? B.getInt64(0)
-                                 : B.CreatePtrToInt(readField(B, Fields[K].first, sidePath(CP, CP.End)), I64);
+    Value *EndAfter =
+        CP.End < 0 ? B.getInt64(0) : B.CreatePtrToInt(endOf(B, Fields[K].first, CP, Pairs2(B, K)), I64);
     B.CreateStore(EndAfter, B.CreateConstGEP1_64(I64, Shapes, 4 * K + 3));
   }
   B.CreateCall(closeFn(M), {Save, Pairs, B.getInt64(Fields.size()), Shapes});
@@ -643,43 +658,112 @@ static bool floatsOnly(const DataLayout &DL, ArrayRef<const LoadInst *> Loads) {
   return !Loads.empty() && !Pointee.Pointers && !Pointee.Floats.empty();
 }
 
-/// The element pointers of an array behind the loaded pointers, with the element size: indexed
-/// as elements of a struct type (`&g[i]`), or stepped through by a pointer that advances by a
-/// constant (`for (auto &r : g)`).
-static SmallVector<std::pair<const Value *, int64_t>, 4> arrayElements(const DataLayout &DL,
-                                                                       ArrayRef<const LoadInst *> Loads) {
-  SmallVector<std::pair<const Value *, int64_t>, 4> Out;
-  for (const LoadInst *LI : Loads)
-    for (const User *U : LI->users()) {
-      if (auto *G = dyn_cast<GetElementPtrInst>(U); G && G->getPointerOperand() == LI && G->getNumIndices() == 1 &&
-                                                    isa<StructType>(G->getSourceElementType()) &&
-                                                    !isa<Constant>(G->idx_begin()->get())) {
-        Out.push_back({G, (int64_t)DL.getTypeAllocSize(G->getSourceElementType())});
+/// The largest of the constant byte offsets V may add (a constant, a select of constants: a
+/// debug build's `it + (it == end ? 0 : 24)`), or 0.
+static int64_t constantStep(const Value *V) {
+  if (auto *C = dyn_cast<ConstantInt>(V))
+    return C->getSExtValue();
+  if (auto *S = dyn_cast<SelectInst>(V))
+    return std::max(constantStep(S->getTrueValue()), constantStep(S->getFalseValue()));
+  return 0;
+}
+
+/// Whether the pointer G feeds a phi (directly or through selects): a loop's step, not a field.
+static bool stepsPhi(const Value *G) {
+  for (const User *U : G->users())
+    if (isa<PHINode>(U) || (isa<SelectInst>(U) && stepsPhi(U)))
+      return true;
+  return false;
+}
+
+/// The element pointers of an array behind the loaded pointers (everything derived from them
+/// by GEPs, phis and selects), with the element size: indexed as elements of a struct type
+/// (`&g[i]`), or stepped through by a pointer that advances by a constant (`for (auto &r : g)`).
+static std::pair<SmallVector<const Value *, 16>, int64_t> arrayElements(const DataLayout &DL,
+                                                                         ArrayRef<const LoadInst *> Loads) {
+  SmallVector<const Value *, 16> Elts(Loads.begin(), Loads.end());
+  SmallPtrSet<const Value *, 16> Seen(Loads.begin(), Loads.end());
+  int64_t Stride = 0;
+  for (unsigned K = 0; K < Elts.size() && Elts.size() < 64; ++K)
+    for (const User *U : Elts[K]->users()) {
+      if (auto *G = dyn_cast<GetElementPtrInst>(U)) {
+        if (G->getPointerOperand() != Elts[K])
+          continue;
+        if (G->getNumIndices() == 1 && isa<StructType>(G->getSourceElementType()) && !isa<Constant>(G->idx_begin()->get()))
+          Stride = std::max<int64_t>(Stride, DL.getTypeAllocSize(G->getSourceElementType()));
+        else if (G->getNumIndices() == 1 && G->getSourceElementType()->isIntegerTy(8) && stepsPhi(G))
+          Stride = std::max(Stride, constantStep(G->idx_begin()->get()));
+      } else if (!isa<PHINode>(U) && !isa<SelectInst>(U)) {
         continue;
       }
-      auto *Phi = dyn_cast<PHINode>(U);
-      if (!Phi)
-        continue;
-      for (const Value *In : Phi->incoming_values()) {
-        int64_t Step = 0;
-        auto *G = dyn_cast<GetElementPtrInst>(In);
-        if (G && G->getPointerOperand() == Phi && GetPointerBaseWithConstantOffset(G, Step, DL) == Phi && Step > 0) {
-          Out.push_back({Phi, Step});
-          break;
-        }
-      }
+      if (Seen.insert(U).second)
+        Elts.push_back(U);
     }
-  return Out;
+  return {Elts, Stride};
 }
 
 /// An array of containers behind the loaded pointers (a vector of vectors): the element size
 /// and the offset in an element of a float-data pointer.
 static std::optional<std::pair<int64_t, int64_t>> containerArray(const DataLayout &DL, const Function &F,
                                                                  ArrayRef<const LoadInst *> Loads) {
-  for (auto [Elt, Stride] : arrayElements(DL, Loads))
-    for (const auto &[Off, T] : accessLayout(DL, Elt).Fields)
-      if (T->isPointerTy() && Off >= 0 && Off + 8 <= Stride && floatsOnly(DL, fieldLoads(DL, F, Elt, Off)))
-        return std::make_pair(Stride, Off);
+  auto [Elts, Stride] = arrayElements(DL, Loads);
+  if (Stride < 8)
+    return std::nullopt;
+  // The pointers loaded from an element, by their offset in it.
+  SmallPtrSet<const Value *, 16> EltSet(Elts.begin(), Elts.end());
+  std::map<int64_t, SmallVector<const LoadInst *, 4>> ByOffset;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy()) {
+        int64_t O = 0;
+        if (EltSet.count(GetPointerBaseWithConstantOffset(LI->getPointerOperand(), O, DL)) && O >= 0 && O + 8 <= Stride)
+          ByOffset[O].push_back(LI);
+      }
+  for (auto &[Off, Inner] : ByOffset) {
+    if (floatsOnly(DL, Inner))
+      return std::make_pair(Stride, Off);
+  }
+  return std::nullopt;
+}
+
+/// Whether V is N scaled by Stride bytes (a multiply, a shift, an overflow-checked multiply).
+static bool scaledBy(const Value *V, const Value *N, int64_t Stride) {
+  using namespace PatternMatch;
+  const APInt *C;
+  if (match(V, m_ExtractValue<0>(m_Intrinsic<Intrinsic::umul_with_overflow>(m_Specific(N), m_APInt(C)))))
+    return C->getSExtValue() == Stride;
+  if (match(V, m_Mul(m_Specific(N), m_APInt(C))))
+    return C->getSExtValue() == Stride;
+  if (match(V, m_Shl(m_Specific(N), m_APInt(C))))
+    return C->getZExtValue() < 62 && (int64_t(1) << C->getZExtValue()) == Stride;
+  return false;
+}
+
+/// An integer field of Base near the array pointer at Off that counts its Stride-byte elements:
+/// loaded and scaled by the element size, or used as an element index (the array's end,
+/// `len * 24`).
+static std::optional<int64_t> countField(const DataLayout &DL, const Function &F, const Value *Base, int64_t Off,
+                                         int64_t Stride) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      auto *LI = dyn_cast<LoadInst>(&I);
+      if (!LI || !LI->getType()->isIntegerTy(64))
+        continue;
+      int64_t O = 0;
+      if (GetPointerBaseWithConstantOffset(LI->getPointerOperand(), O, DL) != Base || O == Off || O < Off - 16 ||
+          O > Off + 16)
+        continue;
+      for (const User *U : LI->users()) {
+        if (scaledBy(U, LI, Stride))
+          return O;
+        if (auto *G = dyn_cast<GetElementPtrInst>(U); G && G->getNumIndices() == 1 && G->idx_begin()->get() == LI &&
+                                                      (int64_t)DL.getTypeAllocSize(G->getSourceElementType()) == Stride)
+          return O;
+        for (const User *UU : U->users()) // through umul.with.overflow's result
+          if (scaledBy(UU, LI, Stride))
+            return O;
+      }
+    }
   return std::nullopt;
 }
 
@@ -703,7 +787,13 @@ static void collectContainerPaths(const DataLayout &DL, const Function &F, const
         return It != L.Fields.end() && It->second->isPointerTy();
       };
       int64_t End = pointerAt(Off + 8) ? Off + 8 : -1, Cap = End >= 0 && pointerAt(Off + 16) ? Off + 16 : -1;
-      Out.push_back({std::vector<int64_t>(Prefix.begin(), Prefix.end()), Arr->first, Arr->second, End, Cap});
+      bool Counts = false;
+      if (End < 0) // a Rust Vec's {capacity, data, length}: the length scaled by the element size
+        if (std::optional<int64_t> N = countField(DL, F, Base, Off, Arr->first)) {
+          End = *N;
+          Counts = true;
+        }
+      Out.push_back({std::vector<int64_t>(Prefix.begin(), Prefix.end()), Arr->first, Arr->second, End, Cap, Counts});
     } else if (Depth > 0) { // a pointer to a container (`struct { vector<double> *v; }`)
       collectContainerPaths(DL, F, Loads.front(), Depth - 1, Prefix, Out);
     }

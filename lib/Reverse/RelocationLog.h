@@ -32,10 +32,12 @@ bool relocationLogUsed(const llvm::Module &M);
 /// each of Hops in turn (byte offsets) points to float data (Stride 0), or to an array of
 /// Stride-byte containers whose float-data pointer sits at Inner (a vector of vectors). End and
 /// Cap (arrays only; -1: none): the offsets, beside the last hop, of the array's end and
-/// capacity pointers (std::vector's layout), so that the elements can be counted.
+/// capacity pointers (std::vector's layout), or with Counts, End holds the number of elements
+/// (a Rust Vec's length), so that the elements can be counted.
 struct ContainerPath {
   std::vector<int64_t> Hops;
   int64_t Stride = 0, Inner = 0, End = -1, Cap = -1;
+  bool Counts = false;
   auto operator<=>(const ContainerPath &) const = default;
 };
 

@@ -4,7 +4,8 @@
 //! blocks must stay with the caller's shadow objects: their gradients are read after the call,
 //! a second call must get its own shadow blocks, and dropping them must not double free.
 //! A Vec that already holds values and is reallocated inside the call (no room reserved) has
-//! the gradient of its old contents moved to the new shadow block, where the caller reads it.
+//! the gradient of its old contents moved to the new shadow block, where the caller reads it;
+//! so does a grid whose rows are replaced one by one.
 mod common;
 use common::*;
 
@@ -71,6 +72,38 @@ synthase::autodiff! {
     }
 }
 
+synthase::autodiff! {
+    /// Gives the caller's rows new Vecs one by one, the outer Vec kept (`*r = nr`, `g[i] = nr`,
+    /// `mem::swap`): the gradient of the values passed lands in the caller's shadow rows.
+    #[autodiff_reverse(d_rerow, Duplicated, Const, Active)]
+    fn rerow(g: &mut Vec<Vec<f64>>, kind: usize) -> f64 {
+        for _ in 0..2 {
+            if kind == 0 {
+                for r in g.iter_mut() {
+                    let nr: Vec<f64> = r.iter().map(|x| x.sin() + 0.5 * x).collect();
+                    *r = nr;
+                }
+            } else {
+                for i in 0..g.len() {
+                    let mut nr: Vec<f64> = g[i].iter().map(|x| x * x * 0.7 + 0.1).collect();
+                    if kind == 1 {
+                        g[i] = nr;
+                    } else {
+                        std::mem::swap(&mut g[i], &mut nr);
+                    }
+                }
+            }
+        }
+        let mut t = 0.0;
+        for (i, r) in g.iter().enumerate() {
+            for (j, v) in r.iter().enumerate() {
+                t += v * v * (i + j + 1) as f64;
+            }
+        }
+        t
+    }
+}
+
 fn append_value(h0: &[f64], x: &[f64]) -> f64 {
     let mut h = h0.to_vec();
     append(&mut h, x)
@@ -124,6 +157,18 @@ fn main() {
     c.close_all("regrid d/dg (rows made in the call)", &got, &fdg, 1e-6);
     if !cfg!(debug_assertions) {
         c.close("regrid shadow row length", dg[1].len() as f64, 3.0, 0.0);
+    }
+
+    for kind in 0..3 {
+        let g0 = vec![rng.vec(3), rng.vec(2), rng.vec(4)];
+        let mut g = g0.clone();
+        let mut dg: Vec<Vec<f64>> = g0.iter().map(|r| vec![0.0; r.len()]).collect();
+        d_rerow(&mut g, &mut dg, kind, 1.0);
+        let flat: Vec<f64> = g0.iter().flatten().cloned().collect();
+        let split = |x: &[f64]| vec![x[0..3].to_vec(), x[3..5].to_vec(), x[5..9].to_vec()];
+        let fdg = fd_grad(|x: &[f64]| rerow(&mut split(x), kind), &flat, 1e-6);
+        let got: Vec<f64> = dg.iter().flatten().cloned().collect();
+        c.close_all(&format!("rerow kind {kind} d/dg (rows replaced one by one)"), &got, &fdg, 1e-6);
     }
 
     let n = 6;
