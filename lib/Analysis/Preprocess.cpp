@@ -1,3 +1,4 @@
+#include "Analysis/PacketMath.h"
 #include "Analysis/Preprocess.h"
 #include "Support/AnalysisManagers.h"
 #include "Analysis/IterationCounts.h"
@@ -285,7 +286,8 @@ static void dropUnwindEdges(Function &F) {
 static bool inlinable(const CallBase *CB, const Function *G, const Function &Caller) {
   return G && !G->isDeclaration() && !G->isVarArg() && G != &Caller && isa<CallInst>(CB) &&
          !CB->doesNotReturn() && !isAllocator(G) && !isInactiveFunction(G) &&
-         !G->hasFnAttribute(AttrFunctionLike) && !G->hasFnAttribute(TapeRuntimeAttr) && !hasCustomDerivative(G);
+         !G->hasFnAttribute(AttrFunctionLike) && !G->hasFnAttribute(TapeRuntimeAttr) && !hasCustomDerivative(G) &&
+         !isPacketMathFunction(G);
 }
 
 /// The size of F with every call inlining would take inlined, transitively: what inlining F
@@ -313,7 +315,13 @@ static uint64_t inlinedSize(Function *F, DenseMap<Function *, uint64_t> &Memo) {
 // large, is inlined only until it has brought MaxVolumePerCallee instructions; its further calls
 // stay calls with a derivative of their own (whose clone decides the same inside itself).
 static void inlineCallees(Function &F) {
-  const unsigned MaxInlines = 5000, MaxSize = 600000;
+  const unsigned MaxSize = 600000;
+  // SYNTHASE_INLINE_BUDGET lowers the number of calls inlined, so tests can send the calls past
+  // it down the out-of-line path.
+  static const unsigned MaxInlines = [] {
+    const char *E = getenv("SYNTHASE_INLINE_BUDGET");
+    return E ? unsigned(atoi(E)) : 5000u;
+  }();
   // SYNTHASE_INLINE_CALLEE_LIMIT lowers the callee size limit, so tests can send ordinary
   // callees down the out-of-line path that large ones take.
   static const unsigned MaxCalleeSize = [] {
@@ -345,7 +353,8 @@ static void inlineCallees(Function &F) {
     unsigned Size = F.getInstructionCount();
     for (CallBase *CB : Calls) {
       Function *G = CB->getCalledFunction();
-      bool Always = G->hasFnAttribute(Attribute::AlwaysInline);
+      // Accessors and packet helpers (a load and a return) cost less inlined than called.
+      bool Always = G->hasFnAttribute(Attribute::AlwaysInline) || G->getInstructionCount() <= 12;
       if (Done >= MaxInlines && !Always)
         continue;
       auto It = RecursiveCache.find(G);
@@ -488,6 +497,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes
   C->addFnAttr(PrimalOfAttr, F.getName());
   foldNeverWrittenGlobals(*C);
   inlineCallees(*C);
+  lowerPacketMath(*C); // the calls inlining left out of line
   raiseIterationCounts(*C); // after inlining: callees brought in are at this order too
   rewriteOpenMPReductions(*C);
   captureScalarsByReference(*C);

@@ -2,6 +2,7 @@
 // of the vector width. Tangents are created right after the primal instruction they belong to,
 // so the primal and its derivative share one pass over the data.
 #include "Analysis/TypedCopies.h"
+#include "Engine/ShadowAlignment.h"
 #include "Analysis/InertMemory.h"
 #include "Analysis/FloatFreeMemory.h"
 #include "Forward/StringShadows.h"
@@ -816,6 +817,7 @@ Function *Engine::tangentFunction(const Signature &S) {
     CB.NF->setLinkage(GlobalValue::ExternalLinkage);
     return nullptr;
   }
+  relaxVectorAlignment(*CB.NF);
   simplifier().simplifyGenerated(*CB.NF);
   return CB.NF;
 }

@@ -6,6 +6,7 @@
 // integer arithmetic) and otherwise taken from the tape. Adjoints live in stack slots that
 // mem2reg promotes once generation is done.
 #include "Reverse/SlotInits.h"
+#include "Engine/ShadowAlignment.h"
 #include "Reverse/GradientGen.h"
 #include "Analysis/TypedCopies.h"
 #include "Engine/Refusals.h"
@@ -595,6 +596,8 @@ GradientPair Engine::gradientPair(const Signature &S) {
     Gradients[S] = {};
     return {};
   }
+  relaxVectorAlignment(*GP.Augmented);
+  relaxVectorAlignment(*GP.Reverse);
   simplifier().simplifyGenerated(*GP.Augmented);
   placeSlotInits(*GP.Reverse);
   simplifier().simplifyGenerated(*GP.Reverse);
