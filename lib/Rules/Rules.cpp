@@ -138,6 +138,12 @@ static const LocalRule Table[] = {
        return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::roundeven, c.div(c.sub(c.x(0), c.y()), c.x(1))));
      },
      DivisorOnly},
+    // remquo(a, b, &q): remainder's value (q, the quotient's low bits, is integer data).
+    {"remquo", 2,
+     [](Ctx &c, unsigned i) {
+       return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::roundeven, c.div(c.sub(c.x(0), c.y()), c.x(1))));
+     },
+     DivisorOnly},
     {"fma", 3, [](Ctx &c, unsigned i) { return i == 2 ? c.c(1.0) : c.x(1 - i); }},
     // Powers and roots.
     {"sqrt", 1, [](Ctx &c, unsigned) { return c.div(c.c(0.5), c.y()); }, Always},
@@ -308,7 +314,7 @@ static const LocalRule *ruleNamed(StringRef N) {
 static bool isZeroDerivativeMath(StringRef N) {
   return StringSwitch<bool>(N)
       .Cases({"floor", "ceil", "trunc", "round", "rint", "nearbyint", "roundeven"}, true)
-      .Cases({"lround", "llround", "lrint", "llrint", "ilogb", "signbit"}, true)
+      .Cases({"lround", "llround", "lrint", "llrint", "ilogb", "logb", "signbit"}, true)
       .Default(false);
 }
 

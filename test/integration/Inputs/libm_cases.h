@@ -23,6 +23,7 @@ static inline long double check_digamma(long double x) {
                   r * (1.0L / 12 - r * (1.0L / 120 - r * (1.0L / 252 - r * (1.0L / 240 - r * (1.0L / 132 - r * (691.0L / 32760 - r / 12))))));
   return acc + s;
 }
+static int libm_quo; /* remquo's quotient bits */
 static inline long double check_sgn(long double v) { return v > 0 ? 1.0L : (v < 0 ? -1.0L : 0.0L); }
 
 #define LIBM_PI_L 3.141592653589793238462643383279502884L
@@ -60,6 +61,7 @@ static inline long double check_sgn(long double v) { return v > 0 ? 1.0L : (v < 
   X(trunc, M(trunc)(x) * x, truncl(xl), -2.9, -2.1, 0)                                             \
   X(round, M(round)(x) - 2 * x, -2.0L, 3.1, 3.4, 0)                                                \
   X(rint, M(rint)(x) * x, rintl(xl), 4.6, 4.9, 0)                                                  \
+  X(logb, M(logb)(x) * x, logbl(xl), 9.5, 15, 0)                                                   \
   X(ldexp, M(ldexp)(x, 3), 8.0L, -3, 3, 0)                                                         \
   X(ldexpneg, M(ldexp)(x, -2) * x, 0.5L * xl, -3, 3, 0)                                            \
   X(frexp, libm_frexp_mant(x), libm_frexp_dmant(xl), -20, 20, 0)                                   \
@@ -88,6 +90,7 @@ static inline long double check_sgn(long double v) { return v > 0 ? 1.0L : (v < 
   X(fmod, M(fmod)(x, y), 1.0L, -truncl(xl / yl), 0.5, 5, 0.7, 1.9)                                 \
   X(remainder, M(remainder)(x, y), 1.0L, -rintl(xl / yl), 0.5, 5, 0.7, 1.9)                        \
   X(drem, M(drem)(x, y), 1.0L, -rintl(xl / yl), 0.5, 5, 0.7, 1.9)                                  \
+  X(remquo, M(remquo)(x, y, &libm_quo), 1.0L, -rintl(xl / yl), 0.5, 5, 0.7, 1.9)                  \
   X(fdim, M(fdim)(x, y), xl > yl ? 1.0L : 0.0L, xl > yl ? -1.0L : 0.0L, -2, 2, -2, 2)              \
   X(fmin, M(fmin)(x, y), xl < yl ? 1.0L : 0.0L, xl < yl ? 0.0L : 1.0L, -2, 2, -2, 2)               \
   X(fmax, M(fmax)(x, y), xl > yl ? 1.0L : 0.0L, xl > yl ? 0.0L : 1.0L, -2, 2, -2, 2)               \
