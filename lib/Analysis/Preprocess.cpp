@@ -484,6 +484,43 @@ static void dropFastMathFlags(Function &F) {
       I.copyFastMathFlags(FastMathFlags()); // setFastMathFlags only adds flags
 }
 
+/// An optional out-parameter (`double *deriv`, written behind `if (deriv)`) passed as null to a
+/// callee the clone keeps out of line (a recursive one: Boost.Math's ibeta_imp, gamma_incomplete_imp)
+/// would make the callee's derivative store active values through a pointer without a shadow,
+/// which is refused. Such a call goes to a copy of the callee with those arguments null
+/// (`G.synthase.null<mask>`), whose guarded stores fold away when it is simplified; its own calls
+/// that pass them on as null come back to the same copy.
+static void specializeNullArguments(Function &C) {
+  for (Instruction &I : instructions(C)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    Function *G = CI ? CI->getCalledFunction() : nullptr;
+    if (!G || G->isDeclaration() || G->isVarArg() || G->isIntrinsic() || G->arg_size() > 64 || isAllocator(G) ||
+        isInactiveFunction(G) || G->hasFnAttribute(AttrFunctionLike) || G->hasFnAttribute(TapeRuntimeAttr) ||
+        hasCustomDerivative(G) || isPacketMathFunction(G))
+      continue;
+    uint64_t Mask = 0;
+    for (unsigned K = 0; K < G->arg_size(); ++K)
+      if (isa<ConstantPointerNull>(CI->getArgOperand(K)) && !G->getArg(K)->use_empty())
+        Mask |= uint64_t(1) << K;
+    if (!Mask)
+      continue;
+    std::string Name = (G->getName() + ".synthase.null" + Twine(Mask)).str();
+    Function *S = C.getParent()->getFunction(Name);
+    if (!S) {
+      ValueToValueMapTy VMap;
+      S = CloneFunction(G, VMap);
+      S->setName(Name);
+      S->setLinkage(GlobalValue::InternalLinkage);
+      S->setComdat(nullptr);
+      for (unsigned K = 0; K < S->arg_size(); ++K)
+        if (Mask >> K & 1)
+          S->getArg(K)->replaceAllUsesWith(ConstantPointerNull::get(cast<PointerType>(S->getArg(K)->getType())));
+    }
+    if (S->getFunctionType() == CI->getFunctionType())
+      CI->setCalledFunction(S);
+  }
+}
+
 Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes, bool *HadTapeArenas) {
   ValueToValueMapTy VMap;
   Function *C = CloneFunction(&F, VMap);
@@ -513,6 +550,7 @@ Function *makeDifferentiableClone(Function &F, Simplifier &S, bool ShadowedTapes
   dropUnwindEdges(*C);
   expandTypedCopies(*C); // while struct-typed GEPs still say which bytes are pointers
   S.simplifyPrimal(*C);
+  specializeNullArguments(*C);
   exposeSignBitOps(*C); // after instcombine, which would fold them back into integer masks
   expandPointerMasks(*C); // likewise back into llvm.ptrmask
   defineVectorLanes(*C);
