@@ -275,7 +275,9 @@ void GradientGen::augInstruction(Instruction *I) {
       bool Derivative = carriesDerivative(V->getType()) ? Act.Varied.count(V) > 0
                         : Addr                          ? mayHoldDerivatives(*Src, Addr, Shadowed)
                                                         : V->getType()->isPtrOrPtrVectorTy() && shadowed(V) &&
-                                                              mayHoldDerivatives(*Src, V, Shadowed);
+                                                              mayHoldDerivatives(*Src, V, Shadowed, [&](const Value *X) {
+                                                                return Act.Varied.count(X) > 0;
+                                                              });
       if (Derivative && Lane == 0 && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
         refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPtrOrPtrVectorTy() || Addr);
         Failed = true;
