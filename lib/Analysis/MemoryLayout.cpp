@@ -214,7 +214,8 @@ static bool fullyNoted(Type *T) {
 }
 
 static void hint(const DataLayout &DL, MemoryLayout &L, Type *T, std::optional<int64_t> Off) {
-  if (!Off || !(T->isStructTy() || T->isArrayTy()) || !T->isSized() || !fullyNoted(T))
+  // A byte array (`alloca [32 x i8]`, as rustc types every local) states nothing about its bytes.
+  if (!Off || !(T->isStructTy() || T->isArrayTy()) || !T->isSized() || !fullyNoted(T) || onlyBytes(T))
     return;
   note(DL, L, T, Off, /*Stated=*/true);
   L.Typed.push_back({*Off, DL.getTypeAllocSize(T).getFixedValue()});
