@@ -102,41 +102,6 @@ bool mayHoldDerivatives(const Function &F, const Value *Ptr, function_ref<bool(c
   });
 }
 
-bool mayHoldDerivatives(const Function &F, const Value *Ptr, function_ref<bool(const Value *)> HasShadow,
-                        function_ref<bool(const Value *)> Varied) {
-  if (!mayHoldDerivatives(F, Ptr, HasShadow))
-    return false;
-  const Value *U = getUnderlyingObject(Ptr, 12);
-  auto *CB = dyn_cast<CallBase>(U);
-  bool Allocated = isa<AllocaInst>(U) || (CB && isAllocator(CB->getCalledFunction()));
-  if (!Allocated)
-    return true;
-  return anyDerivedUse(U, [&](const Use &Us) {
-    auto *I = cast<Instruction>(Us.getUser());
-    if (isa<LoadInst>(I) || isa<ICmpInst>(I) || isa<PtrToIntInst>(I))
-      return false;
-    if (auto *SI = dyn_cast<StoreInst>(I)) {
-      // The block's address stored: where that memory has a shadow, the block may be reached
-      // through it and written; where it has none (the static it is kept in), a write through a
-      // pointer read back from there is refused on its own.
-      if (SI->getPointerOperand() != Us.get())
-        return HasShadow(SI->getPointerOperand());
-      Type *T = SI->getValueOperand()->getType();
-      return T->isPtrOrPtrVectorTy() || ((T->getScalarType()->isFloatingPointTy() || T->isAggregateType()) &&
-                                         Varied(SI->getValueOperand()));
-    }
-    if (auto *MI = dyn_cast<MemIntrinsic>(I))
-      return isa<MemTransferInst>(MI) && cast<MemTransferInst>(MI)->getDest() == Us.get();
-    if (auto *C = dyn_cast<CallBase>(I)) {
-      if (isIgnorableIntrinsic(I))
-        return false;
-      std::optional<Allocator> A = allocatorFor(C->getCalledFunction());
-      return !(A && A->Role == AllocRole::Free);
-    }
-    return true;
-  });
-}
-
 void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value *Ptr, bool IsPointer) {
   const Value *U = getUnderlyingObject(Ptr, 12);
   std::string What = IsPointer ? "a pointer to differentiated memory is stored"

@@ -20,12 +20,6 @@ bool unshadowedWriteIsHarmless(const llvm::Function &F, const llvm::Value *Ptr);
 /// shadow and is accessed as floating point somewhere in F, or it is a shadowed argument.
 bool mayHoldDerivatives(const llvm::Function &F, const llvm::Value *Ptr,
                         llvm::function_ref<bool(const llvm::Value *)> HasShadow);
-/// The same, told which values carry a derivative (Varied): a block F allocates (heap or stack)
-/// whose float stores all write values without one, and which F does not hand to a callee or
-/// copy into, holds none however it is read (a lookup table built in the call, kept in a static).
-bool mayHoldDerivatives(const llvm::Function &F, const llvm::Value *Ptr,
-                        llvm::function_ref<bool(const llvm::Value *)> HasShadow,
-                        llvm::function_ref<bool(const llvm::Value *)> Varied);
 
 /// The error for a write of derivative data (store, memcpy) into memory without a shadow. It names
 /// where the memory came from and what to change.

@@ -448,8 +448,9 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
     if (!Carries)
       return;
     if (!active(P)) {
-      auto Active = [&](const Value *X) { return active(const_cast<Value *>(X)); };
-      bool Derivative = active(V) && (carriesDerivative(T) || mayHoldDerivatives(*Src, V, Active, Active));
+      bool Derivative = active(V) && (carriesDerivative(T) || mayHoldDerivatives(*Src, V, [&](const Value *X) {
+                                        return active(const_cast<Value *>(X));
+                                      }));
       if (Derivative && !unshadowedWriteIsHarmless(*Src, P)) {
         refuseUnshadowedWrite(Sig.Fn, SI, P, T->isPtrOrPtrVectorTy());
         Failed = true;

@@ -275,9 +275,7 @@ void GradientGen::augInstruction(Instruction *I) {
       bool Derivative = carriesDerivative(V->getType()) ? Act.Varied.count(V) > 0
                         : Addr                          ? mayHoldDerivatives(*Src, Addr, Shadowed)
                                                         : V->getType()->isPtrOrPtrVectorTy() && shadowed(V) &&
-                                                              mayHoldDerivatives(*Src, V, Shadowed, [&](const Value *X) {
-                                                                return Act.Varied.count(X) > 0;
-                                                              });
+                                                              mayHoldDerivatives(*Src, V, Shadowed);
       if (Derivative && Lane == 0 && !unshadowedWriteIsHarmless(*Src, SI->getPointerOperand())) {
         refuseUnshadowedWrite(Sig.Fn, SI, SI->getPointerOperand(), V->getType()->isPtrOrPtrVectorTy() || Addr);
         Failed = true;
