@@ -741,9 +741,31 @@ static bool scaledBy(const Value *V, const Value *N, int64_t Stride) {
 
 /// An integer field of Base near the array pointer at Off that counts its Stride-byte elements:
 /// loaded and scaled by the element size, or used as an element index (the array's end,
-/// `len * 24`).
+/// `len * 24`), or the bound of a loop indexing the array.
+/// Whether the integer V (through an increment and extensions) is an induction variable that
+/// indexes the array behind Loads: `for (i = 0; i < g->n; i++) g->rows[i]`.
+static bool indexesArray(const Value *V, ArrayRef<const LoadInst *> Loads) {
+  using namespace PatternMatch;
+  const Value *X = nullptr;
+  if (match(V, m_Add(m_Value(X), m_ConstantInt())))
+    V = X;
+  auto *P = dyn_cast<PHINode>(V);
+  if (!P)
+    return false;
+  SmallVector<const Value *, 4> Indexes{P};
+  for (const User *U : P->users())
+    if (isa<SExtInst>(U) || isa<ZExtInst>(U))
+      Indexes.push_back(U);
+  for (const Value *I : Indexes)
+    for (const User *U : I->users())
+      if (auto *G = dyn_cast<GetElementPtrInst>(U); G && G->getNumIndices() == 1 && G->idx_begin()->get() == I &&
+                                                    is_contained(Loads, G->getPointerOperand()))
+        return true;
+  return false;
+}
+
 static std::optional<int64_t> countField(const DataLayout &DL, const Function &F, const Value *Base, int64_t Off,
-                                         int64_t Stride) {
+                                         int64_t Stride, ArrayRef<const LoadInst *> Loads) {
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB) {
       auto *LI = dyn_cast<LoadInst>(&I);
@@ -762,6 +784,9 @@ static std::optional<int64_t> countField(const DataLayout &DL, const Function &F
         for (const User *UU : U->users()) // through umul.with.overflow's result
           if (scaledBy(UU, LI, Stride))
             return O;
+        // The bound of a loop over the elements (a C struct's {Row *rows; long n;}).
+        if (auto *C = dyn_cast<ICmpInst>(U); C && indexesArray(C->getOperand(C->getOperand(0) == LI ? 1 : 0), Loads))
+          return O;
       }
     }
   return std::nullopt;
@@ -789,7 +814,7 @@ static void collectContainerPaths(const DataLayout &DL, const Function &F, const
       int64_t End = pointerAt(Off + 8) ? Off + 8 : -1, Cap = End >= 0 && pointerAt(Off + 16) ? Off + 16 : -1;
       bool Counts = false;
       if (End < 0) // a Rust Vec's {capacity, data, length}: the length scaled by the element size
-        if (std::optional<int64_t> N = countField(DL, F, Base, Off, Arr->first)) {
+        if (std::optional<int64_t> N = countField(DL, F, Base, Off, Arr->first, Loads)) {
           End = *N;
           Counts = true;
         }

@@ -138,12 +138,6 @@ static const LocalRule Table[] = {
        return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::roundeven, c.div(c.sub(c.x(0), c.y()), c.x(1))));
      },
      DivisorOnly},
-    // remquo(a, b, &q): remainder's value (q, the quotient's low bits, is integer data).
-    {"remquo", 2,
-     [](Ctx &c, unsigned i) {
-       return i == 0 ? c.c(1.0) : c.neg(c.un(Intrinsic::roundeven, c.div(c.sub(c.x(0), c.y()), c.x(1))));
-     },
-     DivisorOnly},
     {"fma", 3, [](Ctx &c, unsigned i) { return i == 2 ? c.c(1.0) : c.x(1 - i); }},
     // Powers and roots.
     {"sqrt", 1, [](Ctx &c, unsigned) { return c.div(c.c(0.5), c.y()); }, Always},
@@ -353,10 +347,12 @@ StringRef canonicalMathName(StringRef N) {
   }
   if (N == "scalbn" || N == "scalbnf" || N == "scalbnl" || N == "scalbln" || N == "scalblnf" || N == "scalblnl")
     return "ldexp";
-  // glibc's other spellings: drem is remainder, gamma and lgamma_r are lgamma (lgamma_r's sign
+  // glibc's other spellings: drem (and remquo's value) is remainder, gamma and lgamma_r are lgamma (lgamma_r's sign
   // goes through a pointer), nexttoward is nextafter with a long double direction.
   StringRef Alias = StringSwitch<StringRef>(N)
                         .Cases({"drem", "dremf", "dreml"}, "remainder")
+                        // remquo's quotient bits, written through its third argument, are integers
+                        .Cases({"remquo", "remquof", "remquol"}, "remainder")
                         .Cases({"gamma", "gammaf", "gammal", "lgamma_r", "lgammaf_r", "lgammal_r"}, "lgamma")
                         .Cases({"nexttoward", "nexttowardf", "nexttowardl"}, "nextafter")
                         .Default("");
