@@ -277,6 +277,9 @@ static const LocalRule Table[] = {
        return c.B.CreateSelect(IsZero, c.c(1.0), c.div(c.y(), c.x(0)));
      }},
     {"modf", 1, [](Ctx &c, unsigned) { return c.c(1.0); }},
+    // llvm.canonicalize / llvm.arithmetic.fence: the value itself, only its encoding or the
+    // optimizer's freedom changes.
+    {"identity", 1, [](Ctx &c, unsigned) { return c.c(1.0); }},
     // significand(x) = x·2^-ilogb(x) in [1, 2): the scale y/x, a power of two (1 at x = 0).
     {"significand", 1,
      [](Ctx &c, unsigned) -> Value * {
@@ -395,6 +398,8 @@ static StringRef intrinsicRuleName(Intrinsic::ID Id) {
   case Intrinsic::minimum:
   case Intrinsic::minimumnum: return "fmin";
   case Intrinsic::ldexp: return "ldexp";
+  case Intrinsic::canonicalize:
+  case Intrinsic::arithmetic_fence: return "identity";
   default: return "";
   }
 }
@@ -413,6 +418,8 @@ static bool isZeroDerivativeIntrinsic(Intrinsic::ID Id) {
   case Intrinsic::lrint:
   case Intrinsic::llrint:
   case Intrinsic::is_fpclass:
+  case Intrinsic::fptosi_sat: // Rust's `x as usize` / `as i32`: an integer result
+  case Intrinsic::fptoui_sat:
     return true;
   default:
     return false;

@@ -1,6 +1,7 @@
 // LLVM intrinsics reached through clang builtins (__builtin_elementwise_* emit llvm.sin, llvm.pow,
 // llvm.minnum, llvm.maximum, llvm.copysign, llvm.floor, ...), llvm.fma, llvm.fmuladd (from
-// contraction of a*b+c), llvm.powi and frem: reverse and forward mode against closed forms.
+// contraction of a*b+c), llvm.powi, frem, llvm.canonicalize and llvm.arithmetic.fence
+// (the identity's derivative): reverse and forward mode against closed forms.
 // The -ffast-math run checks that fast-math flags do not change the derivatives.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
@@ -42,7 +43,9 @@ G3 __enzyme_autodiff_g3(void *, ...);
   X(rint, EW(rint)(x) + x, 1.0L, 2.6, 2.9)                                                         \
   X(powi3, __builtin_powi(x, 3), 3.0L * xl * xl, -2, 2)                                             \
   X(powim2, __builtin_powi(x, -2), -2.0L / (xl * xl * xl), 0.3, 2)                                  \
-  X(fmuladd_sq, x * x + x, 2.0L * xl + 1, -2, 2)
+  X(fmuladd_sq, x * x + x, 2.0L * xl + 1, -2, 2)                                                  \
+  X(canonicalize, __builtin_canonicalize(x * x) * x, 3.0L * xl * xl, -2, 2)                        \
+  X(arith_fence, __arithmetic_fence(x * x) + x, 2.0L * xl + 1, -2, 2)
 
 #define INTR2(X)                                                                                   \
   X(pow, EW(pow)(x, y), yl * powl(xl, yl - 1), powl(xl, yl) * logl(xl), 0.2, 3, -2, 2)             \

@@ -28,6 +28,7 @@ pub(crate) struct Param {
     decl: String,   // as declared in the placeholder (`&self`, `x: &[f64]`)
     pub ty: String,     // the type (`&Self` for `&self`)
     pub kind: Kind,
+    pub toks: Vec<TokenTree>, // the type's tokens
     #[allow(dead_code)]
     pub span: Span,
     pub receiver: bool,
@@ -77,6 +78,31 @@ pub(crate) fn classify(t: &[TokenTree], generic_types: &[String], span: Span) ->
     Ok(Kind::Agg)
 }
 
+/// The owning containers and smart pointers of std whose data lives behind a pointer.
+const HEAP: &[&str] = &["Vec", "VecDeque", "String", "Box", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap", "BTreeSet",
+    "LinkedList", "BinaryHeap", "Cow", "NonNull"];
+
+/// A by-value type whose floats are reached through a pointer (`Vec<f64>`, `(f64, &f64)`,
+/// `Option<Box<T>>`): such a value has no adjoint of its own type to seed or return, since its
+/// shadow would be a second allocation, which the engine makes itself and the seed cannot reach.
+pub(crate) fn holds_pointer(t: &[TokenTree]) -> Option<String> {
+    for (i, x) in t.iter().enumerate() {
+        match x {
+            TokenTree::Ident(id) if HEAP.contains(&id.to_string().as_str()) => return Some(id.to_string()),
+            TokenTree::Punct(p) if p.as_char() == '&' => return Some("&".into()),
+            TokenTree::Punct(p) if p.as_char() == '*' && (is_ident(t.get(i + 1), "const") || is_ident(t.get(i + 1), "mut")) => {
+                return Some("raw pointer".into())
+            }
+            TokenTree::Group(g) => {
+                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                if let Some(h) = holds_pointer(&inner) { return Some(h); }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 pub(crate) fn params(sig: &FnSig) -> Result<Vec<Param>, Error> {
     let toks: Vec<TokenTree> = sig.params.stream().into_iter().collect();
     let mut out = Vec::new();
@@ -88,7 +114,7 @@ pub(crate) fn params(sig: &FnSig) -> Result<Vec<Param>, Error> {
         if head.iter().any(|t| is_ident(Some(t), "self")) {
             if let Some(c) = colon {
                 let ty = &p[c + 1..];
-                out.push(Param { name: "self".into(), decl: text(&p), ty: text(ty), kind: classify(ty, &sig.generic_types, span)?, span, receiver: true });
+                out.push(Param { name: "self".into(), decl: text(&p), ty: text(ty), kind: classify(ty, &sig.generic_types, span)?, toks: ty.to_vec(), span, receiver: true });
                 continue;
             }
             let by_ref = is_punct(head.first(), '&');
@@ -99,7 +125,7 @@ pub(crate) fn params(sig: &FnSig) -> Result<Vec<Param>, Error> {
                 ("Self".to_string(), Kind::Agg)
             };
             let decl = if by_ref { text(head) } else { "self".to_string() };
-            out.push(Param { name: "self".into(), decl, ty, kind, span, receiver: true });
+            out.push(Param { name: "self".into(), decl, ty, kind, toks: vec![], span, receiver: true });
             continue;
         }
         let Some(c) = colon else { return err(span, "expected `name: Type`") };
@@ -111,7 +137,7 @@ pub(crate) fn params(sig: &FnSig) -> Result<Vec<Param>, Error> {
         let name = if name == "_" { format!("__arg{n}") } else { name };
         let ty = &p[c + 1..];
         let kind = classify(ty, &sig.generic_types, span)?;
-        out.push(Param { decl: format!("{name}: {}", text(ty)), name, ty: text(ty), kind, span, receiver: false });
+        out.push(Param { decl: format!("{name}: {}", text(ty)), name, ty: text(ty), kind, toks: ty.to_vec(), span, receiver: false });
     }
     Ok(out)
 }
@@ -120,6 +146,16 @@ const C: &str = "&raw const ::synthase::enzyme_const";
 
 fn lane(name: &str, w: u32, l: u32) -> String {
     if w == 1 { name.to_string() } else { format!("{name}[{l}]") }
+}
+/// Lane `l` of a `MaybeUninit<[T; W]>` (or of a `MaybeUninit<T>` at width 1) as `*mut T`.
+fn lane_ptr(name: &str, ty: &str, w: u32, l: u32) -> String {
+    if w == 1 { format!("{name}.as_mut_ptr()") } else { format!("unsafe {{ ({name}.as_mut_ptr() as *mut {ty}).add({l}) }}") }
+}
+/// A compile-time refusal of by-value adjoints for types that own heap memory: their zero or
+/// seed would be a struct of dangling pointers, and no adjoint of that type reaches the shadow.
+fn no_drop(ty: &str, what: &str, hint: &str) -> String {
+    format!("const {{ ::core::assert!(!::core::mem::needs_drop::<{ty}>(), \"synthase: {} is `Active` but owns heap memory \
+             (a Vec, Box or String inside), so it has no adjoint of its own type: {}\") }}; ", what.replace('"', "'"), hint)
 }
 fn lanety(ty: &str, w: u32) -> String {
     if w == 1 { ty.to_string() } else { format!("[{ty}; {w}]") }
@@ -206,8 +242,11 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
                 outs.push((d.clone(), lanety(&p.ty, width)));
                 results.push((d, lanety(&p.ty, width)));
             }
+            (true, "Active", Kind::Agg) if holds_pointer(&p.toks).is_some() => return err(aspan, format!(
+                "autodiff_reverse: `{v}: {}` holds its data behind a pointer ({}), so it has no adjoint of its own type: \
+                 pass it by reference (`&[f64]`, `&T`) as `Duplicated`, or as `Const`", p.ty, holds_pointer(&p.toks).unwrap())),
             (true, "Active", Kind::Agg) => {
-                pre += &format!("let mut {d}: {} = unsafe {{ ::core::mem::zeroed() }}; ", lanety(&p.ty, width));
+                pre += &format!("{} let mut {d}: {} = unsafe {{ ::core::mem::zeroed() }}; ", no_drop(&p.ty, &format!("argument `{v}`"), "pass it by reference as `Duplicated`, or as `Const`"), lanety(&p.ty, width));
                 ops += &format!("&raw const ::synthase::enzyme_dup, &raw const {v}, ");
                 for l in 0..width { ops += &format!("&raw mut {}, ", lane(&d, width, l)); }
                 post += &format!("::core::mem::forget({v}); ");
@@ -306,6 +345,10 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
         }
         let by_value = matches!(rkind, Kind::Scalar { .. });
         match (ad.reverse, ract.as_str()) {
+            (true, "Active" | "ActiveOnly") if holds_pointer(&sig.ret).is_some() => return err(rspan, format!(
+                "autodiff_reverse: `{fname}` returns `{ret}`, which holds its data behind a pointer ({}): a seed of that type \
+                 cannot reach the result's shadow. Write the result into a `&mut [f64]` (or `&mut T`) parameter marked \
+                 `Duplicated` and seed its shadow, or return `Const`", holds_pointer(&sig.ret).unwrap())),
             (true, "Active" | "ActiveOnly") if nonfloat => return err(rspan, format!("autodiff_reverse: `{fname}` returns `{ret}`, which has no derivative: use `Const`")),
             (true, "Active" | "ActiveOnly") if scalar_float => {
                 po.push(format!("seed: {}", lanety(&ret, width)));
@@ -322,16 +365,21 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
                 // struct / tuple / generic result: through the shim's out pointer
                 out_param = true;
                 let st = lanety(&ret, width);
+                let mut ops_lanes = Vec::new();
                 if ract == "Const" {
-                    pre += &format!("let mut __dout: {st} = unsafe {{ ::core::mem::zeroed() }}; ");
+                    // A zeroed shadow the engine may write through; never read back, never dropped.
+                    pre += &format!("let mut __dout = ::core::mem::MaybeUninit::<{st}>::zeroed(); ");
+                    for l in 0..width { ops_lanes.push(lane_ptr("__dout", &ret, width, l)); }
                 } else {
+                    pre += &no_drop(&ret, "the result", "write it into a `&mut T` parameter marked `Duplicated` and seed its shadow, or return `Const`");
                     po.push(format!("seed: {st}"));
                     pre += &format!("let mut __dout: {st} = seed; ");
+                    for l in 0..width { ops_lanes.push(format!("&raw mut {}", lane("__dout", width, l))); }
+                    post += "::core::mem::forget(__dout); ";
                 }
                 pre += &format!("let mut __out = ::core::mem::MaybeUninit::<{ret}>::uninit(); ");
                 ops += "&raw const ::synthase::enzyme_dup, __out.as_mut_ptr(), ";
-                for l in 0..width { ops += &format!("&raw mut {}, ", lane("__dout", width, l)); }
-                post += "::core::mem::forget(__dout); ";
+                for o in ops_lanes.drain(..) { ops += &format!("{o}, "); }
                 if ract == "Active" {
                     results.insert(0, ("unsafe { __out.assume_init() }".into(), ret.clone()));
                 } else {
@@ -352,15 +400,17 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
             (false, "Dual" | "DualOnly" | "Const") => {
                 out_param = true;
                 let tt = lanety(&ret, width);
-                pre += &format!("let mut __out = ::core::mem::MaybeUninit::<{ret}>::uninit(); let mut __tout: {tt} = unsafe {{ ::core::mem::zeroed() }}; ");
+                // The tangent starts as zero bytes (a Vec's tangent is only valid once the engine
+                // has written its shadow pointer), so it lives in a MaybeUninit until the call returns.
+                pre += &format!("let mut __out = ::core::mem::MaybeUninit::<{ret}>::uninit(); let mut __tout = ::core::mem::MaybeUninit::<{tt}>::zeroed(); ");
                 ops += "&raw const ::synthase::enzyme_dup, __out.as_mut_ptr(), ";
-                for l in 0..width { ops += &format!("&raw mut {}, ", lane("__tout", width, l)); }
+                for l in 0..width { ops += &format!("{}, ", lane_ptr("__tout", &ret, width, l)); }
                 if ract == "Dual" {
                     results.push(("unsafe { __out.assume_init() }".into(), ret.clone()));
                 } else {
                     post += "unsafe { __out.assume_init_drop() }; ";
                 }
-                if ract == "Const" { post += "::core::mem::forget(__tout); "; } else { results.push(("__tout".into(), tt)); }
+                if ract != "Const" { results.push(("unsafe { __tout.assume_init() }".into(), tt)); }
             }
             (true, _) => return err(rspan, format!("autodiff_reverse: return activity `{ract}` is not one of Active, ActiveOnly, Const")),
             (false, _) => return err(rspan, format!("autodiff_forward: return activity `{ract}` is not one of Dual, DualOnly, Const")),
