@@ -103,6 +103,17 @@ pub(crate) fn holds_pointer(t: &[TokenTree]) -> Option<String> {
     None
 }
 
+/// `f64`, `f32`, or `Vec<..>` / `Box<..>` of those, nested: owned results whose tangent the
+/// engine builds whole (the shadow buffer and the primal's length and capacity beside it).
+fn owned_floats(t: &[TokenTree]) -> bool {
+    match t {
+        [TokenTree::Ident(f)] => matches!(f.to_string().as_str(), "f64" | "f32"),
+        [TokenTree::Ident(c), TokenTree::Punct(l), inner @ .., TokenTree::Punct(r)]
+            if matches!(c.to_string().as_str(), "Vec" | "Box") && l.as_char() == '<' && r.as_char() == '>' => owned_floats(inner),
+        _ => false,
+    }
+}
+
 pub(crate) fn params(sig: &FnSig) -> Result<Vec<Param>, Error> {
     let toks: Vec<TokenTree> = sig.params.stream().into_iter().collect();
     let mut out = Vec::new();
@@ -403,6 +414,14 @@ pub fn derivative(sig: &FnSig, ad: &AdAttr, ctx: &Ctx) -> Result<String, Error> 
                 // The tangent starts as zero bytes (a Vec's tangent is only valid once the engine
                 // has written its shadow pointer), so it lives in a MaybeUninit until the call returns.
                 pre += &format!("let mut __out = ::core::mem::MaybeUninit::<{ret}>::uninit(); let mut __tout = ::core::mem::MaybeUninit::<{tt}>::zeroed(); ");
+                // Other types that own heap memory (a struct holding a Vec): in untyped Rust IR the
+                // engine cannot tell their length and capacity from addresses, and the tangent's
+                // would stay zero (an empty Vec): refused instead.
+                if !owned_floats(&sig.ret) {
+                    pre += &format!("const {{ ::core::assert!(!::core::mem::needs_drop::<{ret}>(), \"synthase: the result of `{fname}` \
+                                     owns heap memory inside a struct or tuple, and its tangent cannot be built: return a `Vec<f64>` \
+                                     of its own, or write the values into a `&mut [f64]` parameter marked `Dual`\") }}; ");
+                }
                 ops += "&raw const ::synthase::enzyme_dup, __out.as_mut_ptr(), ";
                 for l in 0..width { ops += &format!("{}, ", lane_ptr("__tout", &ret, width, l)); }
                 if ract == "Dual" {
