@@ -11,6 +11,7 @@
 #include "Rules/CustomDerivatives.h"
 #include "Rules/Rules.h"
 #include "Reverse/Tape.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -54,6 +55,43 @@ const Instruction *launderedFloatBits(const Value *Bits, function_ref<bool(const
       return I;
     if (I->isBinaryOp() || I->isCast() || isa<PHINode>(I) || isa<SelectInst>(I) ||
         isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I))
+      for (const Use &U : I->operands())
+        if (U->getType()->isIntOrIntVectorTy())
+          Work.push_back(U.get());
+  }
+  return nullptr;
+}
+
+/// Whether the memory P points into may hold floats: one of its objects is not a local or heap
+/// block of the function's own, or is accessed as floating point, copied into or handed to code
+/// not seen. A String filled only by std's formatting holds bytes and its buffer's address.
+static bool mayHoldFloats(const Value *P) {
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(P, Objs);
+  for (const Value *O : Objs) {
+    auto *CB = dyn_cast<CallBase>(O);
+    if (!isa<AllocaInst>(O) && !(CB && isAllocator(CB->getCalledFunction())))
+      return true;
+    MemoryLayout Lay = accessLayout(cast<Instruction>(O)->getDataLayout(), O);
+    if (!Lay.Floats.empty() || Lay.HiddenUse || Lay.CopiedInto)
+      return true;
+  }
+  return false;
+}
+
+const LoadInst *pointerOrFloatBits(const Value *Bits, function_ref<bool(const Value *)> Shadowed) {
+  SmallVector<const Value *, 16> Work{Bits};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second || Seen.size() > 64)
+      continue;
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      if (Shadowed(L->getPointerOperand()) && loadsPointerBits(L) && mayHoldFloats(L->getPointerOperand()))
+        return L;
+      continue;
+    }
+    if (I->isCast() || isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I))
       for (const Use &U : I->operands())
         if (U->getType()->isIntOrIntVectorTy())
           Work.push_back(U.get());

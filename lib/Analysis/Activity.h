@@ -45,6 +45,13 @@ const llvm::Instruction *launderedFloatBits(const llvm::Value *Bits,
                                             llvm::function_ref<bool(const llvm::Value *)> IsVaried,
                                             llvm::function_ref<bool(const llvm::Value *)> IsMovedBits);
 
+/// For an integer that becomes a float (`bitcast int -> float`) and is not moved float bits: a
+/// load from derivative memory among its sources whose bits are also an address (turned back
+/// into a pointer elsewhere), or null. One slot then holds either a pointer or a float (a Rust
+/// `Result<f64, E>` whose error owns a String, after `?`); its float's derivative would be lost.
+const llvm::LoadInst *pointerOrFloatBits(const llvm::Value *Bits,
+                                         llvm::function_ref<bool(const llvm::Value *)> Shadowed);
+
 /// The mask of a shufflevector on integers that carry moved floats of element type FloatElt,
 /// restated in FloatElt lanes, or nothing when the mask splits a float (SSE2's
 /// `_mm_shuffle_epi32` on doubles moves pairs of i32 lanes: Eigen's GEMM kernel broadcasts a

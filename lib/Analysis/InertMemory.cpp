@@ -31,6 +31,9 @@ struct Walk {
   const SmallPtrSetImpl<const BasicBlock *> &Live;
   std::vector<unsigned> Parent;
   std::vector<bool> Escapes;
+  /// The group's memory holds addresses of its own members (a local String or Vec header: the
+  /// buffer's pointer stored into the record on the stack). Loads from it then yield members too.
+  std::vector<bool> HoldsOwn;
   DenseMap<Value *, unsigned> Owner;
   SmallVector<Value *, 64> Work;
   SmallVector<std::pair<StoreInst *, unsigned>, 16> Stores;
@@ -38,6 +41,9 @@ struct Walk {
   SmallVector<std::tuple<CallBase *, unsigned, unsigned>, 8> Calls;
   SmallVector<Instruction *, 8> Merges;
   SmallVector<std::pair<CallBase *, unsigned>, 4> Virtuals;
+  SmallVector<std::pair<StoreInst *, unsigned>, 8> AddressStores; ///< a member's address stored
+  SmallVector<std::pair<LoadInst *, unsigned>, 16> Loads;         ///< pointer-sized loads
+  SmallVector<unsigned, 4> CopiedFrom;                            ///< groups a memcpy reads
 
   explicit Walk(const SmallPtrSetImpl<const BasicBlock *> &L) : Live(L) {}
 
@@ -51,6 +57,7 @@ struct Walk {
     if (A != B) {
       Parent[B] = A;
       Escapes[A] = Escapes[A] || Escapes[B];
+      HoldsOwn[A] = HoldsOwn[A] || HoldsOwn[B];
     }
   }
   void escape(unsigned G) { Escapes[find(G)] = true; }
@@ -64,8 +71,11 @@ struct Walk {
 
   // An address turned into an integer may be tested and rounded (alignment checks, Eigen's
   // hand-aligned stack buffers) and turned back into an address based on it, nothing else.
-  void integerUses(PtrToIntInst *P, unsigned G) {
-    SmallVector<Instruction *, 8> IW{P};
+  // Loaded: the bits of a member's address read back from the group's memory (Rust keeps a
+  // String's pointer beside its capacity and reads both as integers), which may also be switched
+  // on, reinterpreted as a float (a value, no address) or turned back into an address (a member).
+  void integerUses(Instruction *Start, unsigned G, bool Loaded = false) {
+    SmallVector<Instruction *, 8> IW{Start};
     SmallPtrSet<Instruction *, 16> Seen;
     while (!IW.empty()) {
       Instruction *I = IW.pop_back_val();
@@ -73,21 +83,51 @@ struct Walk {
         continue;
       for (User *U : I->users()) {
         auto *UI = cast<Instruction>(U);
-        if (!Live.count(UI->getParent()) || isa<ICmpInst>(UI))
+        if (!Live.count(UI->getParent()) || isa<ICmpInst>(UI) ||
+            (Loaded && (isa<SwitchInst>(UI) || (isa<BitCastInst>(UI) && UI->getType()->isFPOrFPVectorTy()))))
           continue;
         if (auto *I2P = dyn_cast<IntToPtrInst>(UI)) {
-          if (intToPtrBase(I2P))
+          if (Loaded || intToPtrBase(I2P))
             derive(I2P, G);
           else
             escape(G);
         } else if (isa<BinaryOperator>(UI) || isa<TruncInst>(UI) || isa<ZExtInst>(UI) || isa<SExtInst>(UI) ||
-                   isa<PHINode>(UI) || isa<SelectInst>(UI)) {
+                   isa<PHINode>(UI) || isa<SelectInst>(UI) || (Loaded && isa<FreezeInst>(UI))) {
           IW.push_back(UI);
         } else {
           escape(G);
         }
       }
     }
+  }
+
+  /// Resolves the address stores and loads the walk left pending, walking what they make
+  /// members, until nothing changes; an address stored where no member lives escapes.
+  void settleAddressStores() {
+    SmallPtrSet<Instruction *, 16> Done;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      while (!Work.empty())
+        uses(Work.pop_back_val());
+      for (auto [SI, G] : AddressStores)
+        if (auto It = Owner.find(SI->getPointerOperand()); It != Owner.end() && Done.insert(SI).second) {
+          unite(It->second, G);
+          HoldsOwn[find(G)] = true;
+          Changed = true;
+        }
+      for (auto [L, G] : Loads)
+        if (HoldsOwn[find(G)] && Done.insert(L).second) {
+          if (L->getType()->isPointerTy())
+            derive(L, G);
+          else
+            integerUses(L, G, /*Loaded=*/true);
+          Changed = true;
+        }
+      Changed |= !Work.empty();
+    }
+    for (auto [SI, G] : AddressStores)
+      if (!Done.count(SI))
+        escape(G);
   }
 
   void uses(Value *V) {
@@ -100,7 +140,15 @@ struct Walk {
       }
       if (!Live.count(I->getParent()))
         continue; // code that never returns is not differentiated
-      if (isa<LoadInst>(I) || isa<ICmpInst>(I))
+      if (auto *L = dyn_cast<LoadInst>(I)) {
+        const DataLayout &DL = L->getDataLayout();
+        if (L->getPointerOperand() == V && !L->isAtomic() &&
+            (L->getType()->isPointerTy() ||
+             (L->getType()->isIntegerTy() && DL.getTypeSizeInBits(L->getType()) == DL.getPointerSizeInBits())))
+          Loads.push_back({L, G});
+        continue;
+      }
+      if (isa<ICmpInst>(I))
         continue;
       if (auto *GEP = dyn_cast<GetElementPtrInst>(I)) {
         if (GEP->getPointerOperand() == V)
@@ -115,14 +163,18 @@ struct Walk {
         derive(I, G);
         Merges.push_back(I);
       } else if (auto *SI = dyn_cast<StoreInst>(I)) {
-        if (SI->getValueOperand() == V)
+        if (SI->getValueOperand() == V && (SI->isAtomic() || SI->isVolatile() || !V->getType()->isPointerTy()))
           escape(G);
+        else if (SI->getValueOperand() == V)
+          AddressStores.push_back({SI, G}); // a member of the group only if the memory is
         else
           Stores.push_back({SI, G});
       } else if (auto *MT = dyn_cast<MemTransferInst>(I)) {
         if (U.getOperandNo() == 0)
           Copies.push_back({MT, G});
-        else if (U.getOperandNo() != 1)
+        else if (U.getOperandNo() == 1)
+          CopiedFrom.push_back(G);
+        else
           escape(G);
       } else if (auto *MS = dyn_cast<MemSetInst>(I)) {
         if (U.getOperandNo() != 0)
@@ -192,6 +244,12 @@ bool ownVtableEntry(CallBase *CB, Walk &W, unsigned R) {
   auto It = W.Owner.find(Vtable->getPointerOperand());
   return It != W.Owner.end() && W.find(It->second) == R;
 }
+/// A constant address that is not an object (Rust's dangling `NonNull` of an empty Vec,
+/// `inttoptr (i64 8 to ptr)`): merging it with a member brings in no memory.
+bool danglingAddress(const Value *V) {
+  auto *CE = dyn_cast<ConstantExpr>(V);
+  return CE && CE->getOpcode() == Instruction::IntToPtr && isa<ConstantInt>(CE->getOperand(0));
+}
 } // namespace
 
 InertCandidates findInertCandidates(Function &F, const SmallPtrSetImpl<const BasicBlock *> &Live, Argument *ExtraRoot) {
@@ -212,10 +270,10 @@ InertCandidates findInertCandidates(Function &F, const SmallPtrSetImpl<const Bas
   W.Parent.resize(Roots.size());
   std::iota(W.Parent.begin(), W.Parent.end(), 0u);
   W.Escapes.assign(Roots.size(), false);
+  W.HoldsOwn.assign(Roots.size(), false);
   for (unsigned K = 0; K < Roots.size(); ++K)
     W.derive(Roots[K], K);
-  while (!W.Work.empty())
-    W.uses(W.Work.pop_back_val());
+  W.settleAddressStores();
   // A merge with a pointer from elsewhere (an argument, a loaded pointer) may hold either.
   for (Instruction *M : W.Merges) {
     unsigned G = W.Owner.lookup(M);
@@ -223,10 +281,22 @@ InertCandidates findInertCandidates(Function &F, const SmallPtrSetImpl<const Bas
       Value *Op = M->getOperand(K);
       if (auto It = W.Owner.find(Op); It != W.Owner.end())
         W.unite(G, It->second);
-      else if (!isa<ConstantPointerNull>(Op) && !isa<UndefValue>(Op))
+      else if (!isa<ConstantPointerNull>(Op) && !isa<UndefValue>(Op) && !danglingAddress(Op))
         W.escape(G);
     }
   }
+  // A group whose memory holds its members' addresses hands them to whoever reads that memory:
+  // a callee with a body (whose loads of them the callee's own check does not follow), a
+  // virtual call, a copy of the bytes elsewhere.
+  for (auto &E : W.Calls)
+    if (W.HoldsOwn[W.find(std::get<2>(E))])
+      W.escape(std::get<2>(E));
+  for (auto [CB, K] : W.Virtuals)
+    if (W.HoldsOwn[W.find(K)])
+      W.escape(K);
+  for (unsigned K : W.CopiedFrom)
+    if (W.HoldsOwn[W.find(K)])
+      W.escape(K);
   // A virtual call on the object (a `delete` through its vtable) keeps it inert when only
   // inactive library code wrote it, vtable included: no store puts a pointer into it and no
   // function with a body is handed it (a user's constructor would set a user's vtable).

@@ -135,7 +135,49 @@ void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value
               Hint);
 }
 
+/// Whether the integer I turns into an address (or stores) went through a floating-point value
+/// on some path: a pointer and an f64 sharing one slot of an enum.
+static bool addressThroughFloat(const Instruction *I) {
+  const Value *V = isa<StoreInst>(I) ? cast<StoreInst>(I)->getValueOperand() : I->getOperand(0);
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty() && Seen.size() < 64) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    unsigned Op = Operator::getOpcode(X);
+    if (Op == Instruction::BitCast && cast<User>(X)->getOperand(0)->getType()->isFPOrFPVectorTy())
+      return true;
+    if (Instruction::isBinaryOp(Op) || Instruction::isCast(Op) || Op == Instruction::PHI || Op == Instruction::Select)
+      for (const Use &U : cast<User>(X)->operands())
+        if (U->getType()->isIntOrIntVectorTy())
+          Work.push_back(U.get());
+  }
+  return false;
+}
+
+static const char *const UnionHint =
+    "keep heap data and floats in different variants' slots: return the Vec or the float through a "
+    "separate value (an out-parameter, a tuple), or give the error type no f64 payload";
+
+void refusePointerOrFloat(const Function *Fn, const Instruction *I) {
+  reportError(Fn, I,
+              "these bytes of differentiated memory are used both as an address and as a float (one slot "
+              "holding either a pointer or a float, as the optimizer types a Rust enum such as Result<f64, "
+              "E> whose error owns a String or Vec), so the float's derivative would be lost",
+              UnionHint);
+}
+
 void refuseRebuiltAddress(const Function *Fn, const Instruction *I) {
+  if (addressThroughFloat(I)) {
+    reportError(Fn, I,
+                "the address of differentiated memory is carried through a floating-point value (one "
+                "slot holding either a pointer or a float, as the optimizer types a Rust enum such as "
+                "Result<f64, E> or Result<Vec<f64>, E> whose variants hold a Vec, String or f64), and "
+                "its shadow cannot be told from the float's derivative, so its derivative would be lost",
+                UnionHint);
+    return;
+  }
   reportError(Fn, I,
               "a pointer is rebuilt from an integer that holds the address of differentiated memory in a way "
               "its shadow cannot follow (tag bits, an address kept in memory after integer arithmetic), so "
@@ -403,8 +445,12 @@ static const Value *findInIntegerSources(const Value *V, function_ref<std::optio
     if (!Instruction::isBinaryOp(Op) && !Instruction::isCast(Op) && Op != Instruction::PHI &&
         Op != Instruction::Select)
       continue;
+    // Bits may pass through a float unchanged: SROA types a Rust enum's payload slot (a Vec's
+    // pointer or an f64) as double, so an address can be bitcast to a double, merged in a phi
+    // of doubles and bitcast back. Float arithmetic ends the trail.
+    bool Moves = Op == Instruction::BitCast || Op == Instruction::PHI || Op == Instruction::Select;
     for (const Use &U : cast<User>(X)->operands())
-      if (U->getType()->isIntOrIntVectorTy())
+      if (U->getType()->isIntOrIntVectorTy() || (Moves && U->getType()->isFPOrFPVectorTy()))
         Work.push_back(U.get());
   }
   return nullptr;
@@ -444,10 +490,26 @@ static bool storesTypedCount(const StoreInst *SI) {
   return !mayCarryAddress(V, SI->getPointerOperand(), true);
 }
 
+/// The integer SI stores lands beside the object's addresses, never on one: every address slot
+/// is at a known offset (here or in a callee that is walked) and none overlaps the bytes written.
+/// Rust's String keeps its capacity (computed) beside its buffer's address (read back as an
+/// integer when the optimizer merges the Ok and Err paths of a Result<f64, String>).
+static bool storesBesideAddresses(const StoreInst *SI, const MemoryLayout &Dest) {
+  if (Dest.PointerAtUnknownOffset || Dest.HiddenUse)
+    return false;
+  const DataLayout &DL = SI->getDataLayout();
+  int64_t Size = DL.getTypeStoreSize(SI->getValueOperand()->getType()).getFixedValue();
+  auto Overlaps = [&](const std::pair<const int64_t, Type *> &F) {
+    return F.second->isPointerTy() && F.first < Size &&
+           F.first + (int64_t)DL.getTypeStoreSize(F.second).getFixedValue() > 0;
+  };
+  return none_of(Dest.Fields, Overlaps) && none_of(Dest.Alternates, Overlaps);
+}
+
 bool storesRebuiltAddress(const StoreInst *SI, const MemoryLayout &Dest) {
   const Value *V = SI->getValueOperand();
   return Dest.AddressIntegers && V->getType()->isIntOrIntVectorTy() && !isa<Constant>(V) && !isa<LoadInst>(V) &&
-         !storedPointerBits(V) && !storesTypedCount(SI);
+         !storedPointerBits(V) && !storesTypedCount(SI) && !storesBesideAddresses(SI, Dest);
 }
 
 bool mayMirrorInteger(const StoreInst *SI, const MemoryLayout &Dest) {

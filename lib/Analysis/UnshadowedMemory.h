@@ -29,6 +29,9 @@ void refuseUnshadowedWrite(const llvm::Function *Fn, const llvm::Instruction *I,
 /// The error for an inttoptr that stands for derivative memory (pointerBitsIn) but whose shadow
 /// neither mode can derive.
 void refuseRebuiltAddress(const llvm::Function *Fn, const llvm::Instruction *I);
+/// The error for bits read from derivative memory that are used both as an address and as a
+/// float (pointerOrFloatBits): which one the slot holds is known only at run time.
+void refusePointerOrFloat(const llvm::Function *Fn, const llvm::Instruction *I);
 
 /// A copy's or fill's length made 0 at run time when one of the shadow addresses is null (a
 /// shadow loaded from memory a library call filled in the primal only: the data behind it is

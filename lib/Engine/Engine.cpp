@@ -159,6 +159,9 @@ void markInactiveLibraryDefinitions(Module &M) {
     }
     F.addFnAttr(AttrInactive);
   }
+  for (GlobalVariable &G : M.globals())
+    if (!G.isConstant() && isInactiveLibraryGlobal(G.getName()))
+      G.setMetadata(MDInactiveGlobal, MDNode::get(M.getContext(), {}));
 }
 
 } // namespace synthase

@@ -239,10 +239,13 @@ void TangentGen::visit(Instruction *I, Instruction *C) {
       return mapLinear([&](unsigned l) { return lane(I->getOperand(0), l); });
     if ((carriesDerivative(T) || T->isIntOrIntVectorTy()) && active(I->getOperand(0))) // float bits moved as an integer
       return mapLinear([&](unsigned l) { return B.CreateBitCast(lane(I->getOperand(0), l), T); });
-    if (carriesDerivative(T))
+    if (carriesDerivative(T)) {
       if (const Instruction *Src = launderedBits(I->getOperand(0)))
         fail(const_cast<Instruction *>(Src), "bitcast between a float and a non-float type",
              "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
+      else if (const LoadInst *L = pointerOrFloatBits(I->getOperand(0), [&](const Value *P) { return active(const_cast<Value *>(P)); }))
+        refusePointerOrFloat(Sig.Fn, L), Failed = true;
+    }
     return;
   case Instruction::AddrSpaceCast:
     return mapLinear([&](unsigned l) { return B.CreateAddrSpaceCast(lane(I->getOperand(0), l), T); });

@@ -252,11 +252,17 @@ void GradientGen::augInstruction(Instruction *I) {
     fail(I, "a shuffle of integer lanes splits the floats whose bits they hold",
          "shuffle the floats as floating-point vectors (e.g. _mm_shuffle_pd instead of _mm_shuffle_epi32)");
   if (isa<BitCastInst>(I) && carriesDerivative(T) && I->getOperand(0)->getType()->isIntOrIntVectorTy() &&
-      !Act.IntMoves.count(I->getOperand(0))) // floats moved as integers come back whole
+      !Act.IntMoves.count(I->getOperand(0))) { // floats moved as integers come back whole
     if (const Instruction *Bits = launderedFloatBits(I->getOperand(0), [&](const Value *V) { return Act.Varied.count(V) > 0; },
                                                      [&](const Value *V) { return Act.IntMoves.count(V) && Act.Varied.count(V) && floatBitsKnown(DL, V); }))
       fail(Bits, "bitcast between a float and a non-float type",
            "reinterpreting float bits is not differentiable; compute the value with floating-point operations");
+    else if (const LoadInst *L = pointerOrFloatBits(I->getOperand(0), [&](const Value *P) { return shadowed(P); })) {
+      if (Lane == 0)
+        refusePointerOrFloat(Sig.Fn, L);
+      Failed = true;
+    }
+  }
   if (auto *SI = dyn_cast<StoreInst>(I)) {
     // Pointers stored into derivative memory carry their shadow along.
     Value *V = SI->getValueOperand();

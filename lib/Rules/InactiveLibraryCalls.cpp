@@ -7,6 +7,7 @@
 // the value they write has no derivative and its shadow would keep a stale one.
 #include "Rules/InactiveLibraryCalls.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Constants.h"
@@ -96,9 +97,42 @@ std::optional<SmallVector<ParsedFloat, 4>> floatsParsedByCall(const CallBase &CB
   return Out;
 }
 
+/// Rust's text formatting: `format!`, `write!`, `println!` and `to_string` on numbers reach
+/// these with an `fmt::Arguments` that points at the (maybe active) values and at their
+/// formatter functions. They only read those values and write bytes (a String's buffer, stdout),
+/// so no derivative passes through; differentiated, they would drag in std's float printing,
+/// backtrace printing and every formatter behind the vtables.
+static bool isRustFormatting(StringRef N) {
+  if (!(N.starts_with("_R") || N.starts_with("_ZN")) || !(N.contains("3fmt") || N.contains("5stdio")))
+    return false;
+  std::string D = llvm::demangle(N.str());
+  StringRef S(D);
+  for (StringRef P : {"core::fmt::", "alloc::fmt::", "std::io::stdio::_print", "std::io::stdio::_eprint",
+                      "<f64 as core::fmt::", "<f32 as core::fmt::", "std::io::Write::write_fmt",
+                      "<alloc::string::String as core::fmt::Write>::write_fmt"})
+    if (S.starts_with(P))
+      return true;
+  return false;
+}
+
+/// Statics of Rust's standard library (stdout/stderr locks, the output-capture slot, thread
+/// handles, hash seeds): bytes and pointers of std's own bookkeeping, never a user's floats. Rust
+/// emits them untyped, as byte storage, which would otherwise get a shadow like a user's arena,
+/// and the atomics of the locks inlined around `eprintln!` would then touch shadowed memory.
+bool isInactiveLibraryGlobal(StringRef N) {
+  bool Legacy = N.starts_with("_ZN") && N.ends_with("E") && N.size() > 20 && N.drop_back(17).ends_with("17h");
+  if (!N.starts_with("_R") && !Legacy)
+    return false;
+  std::string D = llvm::demangle(N.str());
+  StringRef S(D);
+  return S.starts_with("std::") || S.starts_with("core::") || S.starts_with("alloc::");
+}
+
 bool isInactiveLibraryCall(StringRef N) {
   if (isFloatExtraction(N))
     return false;
+  if (isRustFormatting(N))
+    return true;
   // std::__throw_length_error and friends: "_ZSt" <length> "__throw_".
   if (N.consume_front("_ZSt")) {
     StringRef Rest = N.drop_while(isDigit);
@@ -144,6 +178,8 @@ bool isInactiveLibraryCall(StringRef N) {
       "_ZNSt13basic_istreamIwSt11char_traitsIwEE",
       // unordered containers' growth policy (sizes only)
       "_ZNKSt8__detail20_Prime_rehash_policy", "_ZNSt8__detail20_Prime_rehash_policy",
+      // std::to_string of a number: vsnprintf into a new string (variadic, so never differentiated)
+      "_ZN9__gnu_cxx12__to_xstring",
       // static locals' guards
       "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__cxa_atexit"};
   for (const char *P : Classes)

@@ -15,6 +15,9 @@ namespace synthase {
 /// format or parse no floating-point value, static-local guards, std::__throw_*).
 bool isInactiveLibraryCall(llvm::StringRef Mangled);
 
+/// True for a (mangled) static of Rust's std, core or alloc: it holds no derivative data.
+bool isInactiveLibraryGlobal(llvm::StringRef Mangled);
+
 /// `syscall(n, ...)` with a constant n that only reads or writes kernel state, random bytes or a
 /// futex word (getrandom, futex, getpid, gettid, sched_yield): what Rust's std inlines for
 /// HashMap seeds and locks.

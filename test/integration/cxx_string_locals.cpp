@@ -1,6 +1,6 @@
 // libstdc++ calls that carry no derivative: a local std::string (constructed, appended, compared,
 // its size read), std::to_string, a std::ostringstream and a std::stringstream parsed with >> in a
-// differentiated function. A number parsed into a variable that held an active value has no
+// differentiated function, and active doubles formatted (to_string, <<, snprintf). A number parsed into a variable that held an active value has no
 // derivative: the generators zero its shadow. At -O0
 // their members are out-of-line calls without a body (extern templates); they are known inactive
 // (lib/Rules/InactiveLibraryCalls.cpp), so only the floating-point path is differentiated.
@@ -8,6 +8,7 @@
 // RUN: %synthase-cxx -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cxx -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
 #include "check.h"
+#include <cstring>
 #include <sstream>
 #include <string>
 
@@ -40,6 +41,20 @@ static double parsed(double x) {
   return x * x * a * b + (ch == 't' ? a : 0.0);
 }
 
+/* Active values formatted: std::to_string(double) (a variadic vsnprintf helper), a stream of
+   doubles, snprintf and stdout. Only the text depends on them; the derivative is y*y's. */
+static double shown(double x) {
+  double y = sin(x) * x;
+  std::ostringstream os;
+  os << y << ' ' << x;
+  std::string s = std::to_string(y) + os.str();
+  char buf[64];
+  snprintf(buf, sizeof buf, "%g", y);
+  if (s.size() + strlen(buf) > 10000)
+    printf("%s %s\n", s.c_str(), buf);
+  return y * y;
+}
+
 int main() {
   double x = 0.7;
   double g = __enzyme_autodiff((void *)keyed, x);
@@ -56,5 +71,10 @@ int main() {
   CHECK_CLOSE(g, 2 * x * 14 * 1.5, 1e-13, "rev parsed");
   t = __enzyme_fwddiff((void *)parsed, x, 1.0);
   CHECK_CLOSE(t, 2 * x * 14 * 1.5, 1e-13, "fwd parsed");
+  want = 2 * sin(x) * x * (cos(x) * x + sin(x));
+  g = __enzyme_autodiff((void *)shown, x);
+  CHECK_CLOSE(g, want, 1e-13, "rev shown");
+  t = __enzyme_fwddiff((void *)shown, x, 1.0);
+  CHECK_CLOSE(t, want, 1e-13, "fwd shown");
   return check_report();
 }
