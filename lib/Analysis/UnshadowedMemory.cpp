@@ -509,7 +509,8 @@ static bool storesBesideAddresses(const StoreInst *SI, const MemoryLayout &Dest)
 bool storesRebuiltAddress(const StoreInst *SI, const MemoryLayout &Dest) {
   const Value *V = SI->getValueOperand();
   return Dest.AddressIntegers && V->getType()->isIntOrIntVectorTy() && !isa<Constant>(V) && !isa<LoadInst>(V) &&
-         !storedPointerBits(V) && !storesTypedCount(SI) && !storesBesideAddresses(SI, Dest);
+         !storedPointerBits(V) && !storesTypedCount(SI) && !storesBesideAddresses(SI, Dest) &&
+         !storesIntoAddressFreeField(SI);
 }
 
 bool mayMirrorInteger(const StoreInst *SI, const MemoryLayout &Dest) {

@@ -29,6 +29,11 @@ void refuseUnshadowedWrite(const llvm::Function *Fn, const llvm::Instruction *I,
 /// The error for an inttoptr that stands for derivative memory (pointerBitsIn) but whose shadow
 /// neither mode can derive.
 void refuseRebuiltAddress(const llvm::Function *Fn, const llvm::Instruction *I);
+/// True when SI writes a field of a local record that never holds an address: every value stored
+/// there (and into the fields those values are computed from) is made of constants and integer
+/// arithmetic. A record that keeps one address as an integer (hashbrown's table swapping its
+/// control pointer as i64) then still takes integer counters beside it.
+bool storesIntoAddressFreeField(const llvm::StoreInst *SI);
 /// The error for bits read from derivative memory that are used both as an address and as a
 /// float (pointerOrFloatBits): which one the slot holds is known only at run time.
 void refusePointerOrFloat(const llvm::Function *Fn, const llvm::Instruction *I);

@@ -151,7 +151,6 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
                           LI->getAlign());
     return;
   }
-  Type *T = I->getType();
   switch (I->getOpcode()) {
   case Instruction::FPTrunc:
   case Instruction::FPExt:

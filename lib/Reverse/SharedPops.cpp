@@ -24,10 +24,13 @@ static bool reachesFirst(BasicBlock *B, BasicBlock *C, const Loop *L, const Smal
     if (isa<ReturnInst>(X->getTerminator()))
       return false;
     for (BasicBlock *S : successors(X)) {
-      if (S == C || !Live.count(S) || !Seen.insert(S).second)
+      if (S == C || !Live.count(S))
         continue;
+      // Before the visited check: when B is the header, its back edge leads to B itself.
       if (L && (!L->contains(S) || S == L->getHeader()))
         return false;
+      if (!Seen.insert(S).second)
+        continue;
       if (Seen.size() > MaxWalk)
         return false;
       Work.push_back(S);

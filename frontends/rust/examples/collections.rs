@@ -1,7 +1,10 @@
 //! Standard collections inside differentiated Rust code: a `HashMap` (whose `RandomState` seeds
 //! itself through getrandom/syscall/read, all inactive), a `VecDeque` holding active
 //! values, and `Rc<RefCell<Vec<f64>>>` filled through a boxed closure. Both modes against finite
-//! differences.
+//! differences. `sums` walks a HashMap's values and entries: hashbrown's iterator scans control
+//! groups (`if mask == 0 { if items == 0 break; next group }`), a loop whose header is entered
+//! again along a path that skips the block after it (the reverse sweep read the tape out of step
+//! in release builds and crashed).
 mod common;
 use common::*;
 use std::cell::RefCell;
@@ -32,6 +35,26 @@ synthase::autodiff! {
 }
 
 synthase::autodiff! {
+    #[autodiff_reverse(d_sums, Duplicated, Active)]
+    #[autodiff_forward(t_sums, Dual, Dual)]
+    fn sums(v: &[f64]) -> f64 {
+        let mut h: HashMap<usize, f64> = HashMap::with_capacity(8);
+        for (i, x) in v.iter().enumerate() {
+            *h.entry(i % 3).or_insert(0.0) += x * x;
+        }
+        let mut all: HashMap<usize, f64> = HashMap::new();
+        for (i, x) in v.iter().enumerate() {
+            all.insert(i, x.sin() + 1.5);
+        }
+        let mut s = 0.0;
+        for (k, x) in all.iter() {
+            s += x.sqrt() * (*k as f64 + 1.0);
+        }
+        h.values().map(|x| (x + 1.0).sqrt()).sum::<f64>() + s
+    }
+}
+
+synthase::autodiff! {
     #[autodiff_reverse(d_shared, Duplicated, Active)]
     fn shared(x: &[f64]) -> f64 {
         let acc = Rc::new(RefCell::new(Vec::<f64>::new()));
@@ -58,6 +81,13 @@ fn main() {
         let v = rng.vec(n);
         let (_, jv) = t_binned(&w, &v);
         c.close(&format!("n={n} forward vs reverse"), jv, dot(&dw, &v), 1e-12);
+
+        let mut du = vec![0.0; n];
+        let su = d_sums(&w, &mut du, 1.0);
+        c.close(&format!("n={n} HashMap sums value"), su, sums(&w), 1e-12);
+        c.close_all(&format!("n={n} HashMap sums reverse"), &du, &fd_grad(sums, &w, 1e-6), 1e-6);
+        let (_, ju) = t_sums(&w, &v);
+        c.close(&format!("n={n} HashMap sums forward vs reverse"), ju, dot(&du, &v), 1e-12);
 
         let mut ds = vec![0.0; n];
         d_shared(&w, &mut ds, 1.0);
