@@ -297,8 +297,27 @@ bool storesIntoAddressFreeField(const StoreInst *SI) {
   int64_t Off = 0;
   auto *Base = dyn_cast<AllocaInst>(GetPointerBaseWithConstantOffset(SI->getPointerOperand(), Off, DL));
   // Fewer than 13 significant bits: a byte of a hash, a flag, a small count.
-  if (computeKnownBits(SI->getValueOperand(), DL).countMaxActiveBits() <= 12)
+  const Value *V = SI->getValueOperand();
+  if (computeKnownBits(V, DL).countMaxActiveBits() <= 12)
     return true;
+  // Narrower than an address and computed from no address and no load as wide as one: a
+  // B-tree node's u16 length, incremented in place beside the node's child pointers.
+  unsigned PtrBits = DL.getPointerSizeInBits();
+  if (V->getType()->getScalarSizeInBits() < PtrBits) {
+    bool Truncated = false;
+    const Value *Wide = findInIntegerSources(
+        V,
+        [&](const Value *X) -> std::optional<bool> {
+          if (isa<PtrToIntOperator>(X) || isa<Argument>(X))
+            return true;
+          if (isa<LoadInst>(X) || isa<CallBase>(X))
+            return X->getType()->getScalarSizeInBits() >= PtrBits;
+          return std::nullopt;
+        },
+        &Truncated);
+    if (!Wide && !Truncated)
+      return true;
+  }
   if (!Base)
     return false;
   FieldTaint T(*SI->getFunction());

@@ -420,11 +420,8 @@ LoadInst *loadedPointerBits(const IntToPtrInst *I) {
   return DL.getTypeSizeInBits(L->getType()) == DL.getTypeSizeInBits(I->getType()) ? L : nullptr;
 }
 
-/// Walks the integer values V is computed from through arithmetic, casts, phis and selects (at
-/// most 64). Leaf decides each one: true ends the walk with it, false stops there, nullopt goes on
-/// into its operands. Returns the value Leaf accepted, or null; Truncated says the walk gave up.
-static const Value *findInIntegerSources(const Value *V, function_ref<std::optional<bool>(const Value *)> Leaf,
-                                         bool *Truncated = nullptr) {
+const Value *findInIntegerSources(const Value *V, function_ref<std::optional<bool>(const Value *)> Leaf,
+                                  bool *Truncated) {
   SmallVector<const Value *, 8> Work{V};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty()) {

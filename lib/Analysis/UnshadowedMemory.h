@@ -8,6 +8,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
+#include <optional>
 
 namespace synthase {
 
@@ -29,6 +30,12 @@ void refuseUnshadowedWrite(const llvm::Function *Fn, const llvm::Instruction *I,
 /// The error for an inttoptr that stands for derivative memory (pointerBitsIn) but whose shadow
 /// neither mode can derive.
 void refuseRebuiltAddress(const llvm::Function *Fn, const llvm::Instruction *I);
+/// Walks the integer values V is computed from through arithmetic, casts, phis and selects (at
+/// most 64). Leaf decides each one: true ends the walk with it, false stops there, nullopt goes on
+/// into its operands. Returns the value Leaf accepted, or null; Truncated says the walk gave up.
+const llvm::Value *findInIntegerSources(const llvm::Value *V,
+                                        llvm::function_ref<std::optional<bool>(const llvm::Value *)> Leaf,
+                                        bool *Truncated = nullptr);
 /// True when SI writes a field of a local record that never holds an address: every value stored
 /// there (and into the fields those values are computed from) is made of constants and integer
 /// arithmetic. A record that keeps one address as an integer (hashbrown's table swapping its

@@ -2,7 +2,8 @@
 // address as an integer and is also reached through a merged pointer (hashbrown's table in a
 // Rust release build), counters made of constants, of one another and of small hash bytes are
 // told from the address field; anything made from a pointer's bits, a parameter, other memory
-// or a field that may hold an address is not.
+// or a field that may hold an address is not. Integers narrower than an address made of no wide
+// value are counts anywhere (a B-tree node's u16 length).
 #include "Analysis/UnshadowedMemory.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/InstIterator.h"
@@ -108,6 +109,33 @@ TEST(AddressFreeFields, WithoutTheAddressStoresTheCountersAreClean) {
   EXPECT_TRUE(storesIntoAddressFreeField(P.store("mask")));
   EXPECT_TRUE(storesIntoAddressFreeField(P.store("left")));
   EXPECT_TRUE(storesIntoAddressFreeField(P.store("items")));
+}
+
+// Narrower than an address: a node's u16 length incremented in place is a count wherever it
+// lives; a truncated address or a truncated wide load is not known to be one.
+TEST(AddressFreeFields, NarrowCountsAnywhere) {
+  Parsed P(R"(
+define void @f(ptr %node, ptr %q) {
+  %lenp = getelementptr inbounds i8, ptr %node, i64 8
+  %len = load i16, ptr %lenp, align 2
+  %len1 = add i16 %len, 1
+  store i16 %len1, ptr %lenp, align 2, !id !0
+  %bits = ptrtoint ptr %q to i64
+  %lo = trunc i64 %bits to i32
+  store i32 %lo, ptr %node, align 4, !id !1
+  %w = load i64, ptr %q, align 8
+  %wlo = trunc i64 %w to i32
+  store i32 %wlo, ptr %node, align 4, !id !2
+  ret void
+}
+!0 = !{!"len"}
+!1 = !{!"address half"}
+!2 = !{!"wide half"}
+)");
+  ASSERT_TRUE(P.M);
+  EXPECT_TRUE(storesIntoAddressFreeField(P.store("len")));
+  EXPECT_FALSE(storesIntoAddressFreeField(P.store("address half")));
+  EXPECT_FALSE(storesIntoAddressFreeField(P.store("wide half")));
 }
 
 } // namespace

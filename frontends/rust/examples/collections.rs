@@ -4,11 +4,13 @@
 //! differences. `sums` walks a HashMap's values and entries: hashbrown's iterator scans control
 //! groups (`if mask == 0 { if items == 0 break; next group }`), a loop whose header is entered
 //! again along a path that skips the block after it (the reverse sweep read the tape out of step
-//! in release builds and crashed).
+//! in release builds and crashed). `ordered` bins into a `BTreeMap`, whose leaf node keeps its u16
+//! length beside its parent pointer (the length's increment was taken for a rebuilt address in
+//! debug builds).
 mod common;
 use common::*;
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::rc::Rc;
 
 synthase::autodiff! {
@@ -55,6 +57,18 @@ synthase::autodiff! {
 }
 
 synthase::autodiff! {
+    #[autodiff_reverse(d_ordered, Duplicated, Active)]
+    #[autodiff_forward(t_ordered, Dual, Dual)]
+    fn ordered(v: &[f64]) -> f64 {
+        let mut m = BTreeMap::new();
+        for (i, x) in v.iter().enumerate() {
+            *m.entry(i % 4).or_insert(0.0) += x.sin();
+        }
+        m.values().enumerate().map(|(k, x)| x * x * (k as f64 + 1.0)).sum()
+    }
+}
+
+synthase::autodiff! {
     #[autodiff_reverse(d_shared, Duplicated, Active)]
     fn shared(x: &[f64]) -> f64 {
         let acc = Rc::new(RefCell::new(Vec::<f64>::new()));
@@ -88,6 +102,13 @@ fn main() {
         c.close_all(&format!("n={n} HashMap sums reverse"), &du, &fd_grad(sums, &w, 1e-6), 1e-6);
         let (_, ju) = t_sums(&w, &v);
         c.close(&format!("n={n} HashMap sums forward vs reverse"), ju, dot(&du, &v), 1e-12);
+
+        let mut dr = vec![0.0; n];
+        let so = d_ordered(&w, &mut dr, 1.0);
+        c.close(&format!("n={n} BTreeMap value"), so, ordered(&w), 1e-12);
+        c.close_all(&format!("n={n} BTreeMap reverse"), &dr, &fd_grad(ordered, &w, 1e-6), 1e-6);
+        let (_, jo) = t_ordered(&w, &v);
+        c.close(&format!("n={n} BTreeMap forward vs reverse"), jo, dot(&dr, &v), 1e-12);
 
         let mut ds = vec![0.0; n];
         d_shared(&w, &mut ds, 1.0);
