@@ -77,7 +77,10 @@ void registerCallbacks(PassBuilder &PB) {
   // A non-LTO compile must not leave an AD call behind; a pre-link compile leaves it for LTO.
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase Phase) {
-        if (Phase != ThinOrFullLTOPhase::None)
+        // ThinLTO's backend at -O0 runs no extension point, so nothing would lower a call left
+        // for it: a -O0 ThinLTO compile lowers (or refuses) its calls itself, as a plain one does.
+        bool ThinO0 = Phase == ThinOrFullLTOPhase::ThinLTOPreLink && Level == OptimizationLevel::O0;
+        if (Phase != ThinOrFullLTOPhase::None && !ThinO0)
           return;
         // What is lowered this late (a call whose callee's body was left for LTO that never
         // came) has no pipeline after it: the pass optimizes it at the compile's level.

@@ -292,7 +292,12 @@ void CustomDerivatives::read(Module &M, Stage When) {
 
 void CustomDerivatives::finish(Module &M, Stage When) {
   if (When == Stage::Compile) {
-    // A static registration would be dropped as unused before the link that needs it.
+    // A static registration would be dropped as unused before the link that needs it. One
+    // written in a header and compiled into several LTO objects would clash at the link as
+    // a duplicate symbol: each belongs to its own translation unit (its functions are static).
+    for (GlobalVariable *G : Regs)
+      if (!G->isDeclaration() && !G->hasLocalLinkage())
+        G->setLinkage(GlobalValue::InternalLinkage);
     SmallVector<GlobalValue *, 4> Keep(Regs.begin(), Regs.end());
     if (!Keep.empty())
       appendToCompilerUsed(M, Keep);
