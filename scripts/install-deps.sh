@@ -2,7 +2,7 @@
 # Installs every Debian package that building, testing, benchmarking and the demo need.
 # Only missing packages are installed, so a second run is a quick no-op.
 set -euo pipefail
-PKGS=(libeigen3-dev libboost-dev llvm-22-dev llvm-22-tools clang-22 libclang-22-dev lld-22 libclang-rt-22-dev
+PKGS=(libeigen3-dev libboost-dev libblas-dev llvm-22-dev llvm-22-tools clang-22 libclang-22-dev lld-22 libclang-rt-22-dev
       cmake ninja-build make python3 libgtest-dev libbenchmark-dev libadolc-dev
       zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
       libomp-22-dev libopenmpi-dev openmpi-bin)

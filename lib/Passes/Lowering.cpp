@@ -12,6 +12,7 @@
 #include "Reverse/Tape.h"
 #include "Rules/Allocators.h"
 #include "Passes/FunctionArguments.h"
+#include "Rules/BLAS.h"
 #include "Rules/MPI.h"
 #include "Rules/NodeLinks.h"
 #include "Passes/Inlining.h"
@@ -598,6 +599,7 @@ bool lowerModule(Module &M, const Options &O) {
   Engine E(M);
   registerUserAllocators(M);
   registerMPIDerivatives(M); // before the registrations are read: they are among them
+  registerBLASDerivatives(M);
   markNodeLinkHelpers(M);
   E.customs().read(M, O.When);
   applyUserAnnotations(M);

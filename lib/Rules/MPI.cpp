@@ -4,6 +4,7 @@
 // runtime receives them unchanged and a null in their shadow position.
 #include "Rules/MPI.h"
 #include "Rules/CustomDerivatives.h"
+#include "Rules/RuntimeRules.h"
 #include "Support/Diagnostics.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
@@ -41,28 +42,6 @@ const MPIRule *ruleFor(StringRef N) {
   return nullptr;
 }
 
-bool hasEntryPoints(const Module &M) {
-  // contains, not starts_with: C++ without extern "C" mangles them (_Z17__enzyme_autodiffPvz).
-  for (const Function &F : M)
-    if (F.getName().contains("__enzyme_") && !F.use_empty())
-      return true;
-  return false;
-}
-
-Function *runtimeFunction(Module &M, const Twine &Name, FunctionType *FT) {
-  FunctionCallee C = M.getOrInsertFunction(Name.str(), FT);
-  return dyn_cast<Function>(C.getCallee()->stripPointerCasts());
-}
-
-GlobalVariable *registration(Module &M, const Twine &Name, ArrayRef<Constant *> Fs) {
-  auto *AT = ArrayType::get(PointerType::getUnqual(M.getContext()), Fs.size());
-  auto *G = new GlobalVariable(M, AT, /*isConstant=*/true, GlobalValue::InternalLinkage,
-                               ConstantArray::get(AT, Fs), Name);
-  // Registered for every call in the module, differentiated or not: no "never used" warning.
-  G->setMetadata(CustomUsedMD, MDNode::get(M.getContext(), {}));
-  return G;
-}
-
 } // namespace
 
 void registerMPIDerivatives(Module &M) {
@@ -75,30 +54,14 @@ void registerMPIDerivatives(Module &M) {
     if (!F || !F->isDeclaration() || F->getFunctionType()->getNumParams() != R.Params ||
         !F->getReturnType()->isIntegerTy(32) || none_of(F->users(), [](User *U) { return isa<CallBase>(U); }))
       continue;
-    // Clang runs the pass twice; a user's own registration wins.
-    auto Registered = [&](const char *Kind) {
-      for (GlobalVariable &G : M.globals())
-        if (G.getName().contains(Kind) && G.hasInitializer())
-          if (Constant *E = G.getInitializer()->getAggregateElement(0u))
-            if (E->stripPointerCasts() == F)
-              return true;
-      return false;
-    };
     SmallVector<Type *, 16> Doubled;
     for (Type *P : F->getFunctionType()->params())
       Doubled.append(2, P);
-    std::string Base = ("__synthase_mpi_" + Twine(R.Stem)).str();
-    if (!Registered("__enzyme_register_derivative")) {
-      Function *Fwd = runtimeFunction(M, Base + "_fwd", FunctionType::get(I64, Doubled, false));
-      registration(M, "__enzyme_register_derivative_" + Twine(R.Name), {F, Fwd});
-    }
-    if (!Registered("__enzyme_register_gradient")) {
-      Function *Aug = runtimeFunction(M, Base + "_aug", FunctionType::get(StructType::get(C, {Ptr, I32}), Doubled, false));
-      SmallVector<Type *, 16> RevParams(Doubled);
-      RevParams.push_back(Ptr);
-      Function *Rev = runtimeFunction(M, Base + "_rev", FunctionType::get(Type::getVoidTy(C), RevParams, false));
-      registration(M, "__enzyme_register_gradient_" + Twine(R.Name), {F, Aug, Rev});
-    }
+    SmallVector<Type *, 16> RevParams(Doubled);
+    RevParams.push_back(Ptr);
+    registerRuntimeRule(M, F, ("__synthase_mpi_" + Twine(R.Stem)).str(), FunctionType::get(I64, Doubled, false),
+                        FunctionType::get(StructType::get(C, {Ptr, I32}), Doubled, false),
+                        FunctionType::get(Type::getVoidTy(C), RevParams, false));
   }
 }
 
