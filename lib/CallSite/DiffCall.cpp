@@ -79,9 +79,11 @@ Function *differentiatedFunction(Value *V) {
   if (auto *GA = dyn_cast<GlobalAlias>(V))
     V = GA->getAliasee()->stripPointerCasts();
   // At -O0 a function pointer may be spilled to a local first: follow a single store.
+  // A load from anything else (an element of a table of function pointers) is not followed: the
+  // function is only known at run time.
   if (isa<LoadInst>(V)) {
     Value *Stored = throughSpilledLocal(V);
-    return Stored ? differentiatedFunction(Stored) : nullptr;
+    return Stored && Stored != V ? differentiatedFunction(Stored) : nullptr;
   }
   // A C++ lambda converted to a function pointer: the conversion operator returns a constant.
   if (auto *CI = dyn_cast<CallInst>(V))

@@ -254,13 +254,15 @@ static const LocalRule Table[] = {
      }},
     {"fmax", 2,
      [](Ctx &c, unsigned i) {
-       Value *PickA = c.B.CreateFCmpUGE(c.x(0), c.x(1)); // NaN in b picks a, as fmax does
+       // A tie goes to b: `a > b ? a : b` and `if (b > a) a = b` both become maxnum(a, b), and
+       // both keep b when equal. NaN in b picks a, as fmax does.
+       Value *PickA = c.B.CreateFCmpUGT(c.x(0), c.x(1));
        Value *A = c.indicator(PickA);
        return i == 0 ? A : c.sub(c.c(1.0), A);
      }},
     {"fmin", 2,
      [](Ctx &c, unsigned i) {
-       Value *PickA = c.B.CreateFCmpULE(c.x(0), c.x(1));
+       Value *PickA = c.B.CreateFCmpULT(c.x(0), c.x(1));
        Value *A = c.indicator(PickA);
        return i == 0 ? A : c.sub(c.c(1.0), A);
      }},
