@@ -132,6 +132,8 @@ bool isKnownInactiveCallee(StringRef N) {
       // A block's size: the realloc rule of reverse mode asks it of the old shadow, so a gradient
       // that grows a block is itself differentiable (rev over rev).
       .Cases({"malloc_usable_size"}, true)
+      // The index of a vector's largest magnitude: an integer, no derivative.
+      .Cases({"cblas_idamax", "cblas_isamax", "cblas_idamin", "cblas_isamin"}, true)
       .Default(isInactiveLibraryCall(N) || isInactiveOpenMPCall(N) || isInactiveMPICall(N));
 }
 

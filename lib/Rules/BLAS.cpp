@@ -23,6 +23,7 @@ struct BLASRule {
 const BLASRule Rules[] = {
     {"cblas_ddot", "ddot", 5, true},    {"cblas_dnrm2", "dnrm2", 3, true},  {"cblas_daxpy", "daxpy", 6, false},
     {"cblas_dscal", "dscal", 4, false}, {"cblas_dgemv", "dgemv", 12, false}, {"cblas_dgemm", "dgemm", 14, false},
+    {"cblas_dcopy", "dcopy", 5, false}, {"cblas_dswap", "dswap", 5, false},  {"cblas_dger", "dger", 10, false},
 };
 
 /// The routine as the runtime was built for it: 32-bit integers (and enums), pointers, doubles.

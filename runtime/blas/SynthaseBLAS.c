@@ -191,6 +191,123 @@ double __synthase_blas_dscal_rev(I n, I n_, double alpha, double *x, double *dx,
   return dalpha;
 }
 
+/* ---------------- dcopy: y = x;  dswap: x <-> y ---------------- */
+
+/* The n elements of a vector at stride inc set to zero. */
+static void zeroVector(I n, double *d, I inc) {
+  for (I i = 0; i < n; i++)
+    d[(inc > 0 ? i : i - n + 1) * inc] = 0;
+}
+
+/* An adjoint moved from dy into dx (a copy's reverse): dx += dy, dy = 0. */
+static void moveAdjoint(I n, double *dx, I incx, double *dy, I incy) {
+  if (dx && dy)
+    cblas_daxpy(n, 1.0, dy, incy, dx, incx);
+  if (dy)
+    zeroVector(n, dy, incy);
+}
+
+void __synthase_blas_dcopy_fwd(I n, I n_, const double *x, const double *dx, I incx, I incx_, double *y, double *dy,
+                               I incy, I incy_) {
+  if (dy) {
+    if (dx)
+      cblas_dcopy(n, dx, incx, dy, incy);
+    else
+      zeroVector(n, dy, incy);
+  }
+  cblas_dcopy(n, x, incx, y, incy);
+}
+
+void *__synthase_blas_dcopy_aug(I n, I n_, const double *x, double *dx, I incx, I incx_, double *y, double *dy, I incy,
+                                I incy_) {
+  cblas_dcopy(n, x, incx, y, incy);
+  return NULL;
+}
+
+void __synthase_blas_dcopy_rev(I n, I n_, const double *x, double *dx, I incx, I incx_, double *y, double *dy, I incy,
+                               I incy_, void *tape) {
+  moveAdjoint(n, dx, incx, dy, incy);
+}
+
+void __synthase_blas_dswap_fwd(I n, I n_, double *x, double *dx, I incx, I incx_, double *y, double *dy, I incy,
+                               I incy_) {
+  if (dx && dy)
+    cblas_dswap(n, dx, incx, dy, incy);
+  else if (dx)
+    zeroVector(n, dx, incx);
+  else if (dy)
+    zeroVector(n, dy, incy);
+  cblas_dswap(n, x, incx, y, incy);
+}
+
+void *__synthase_blas_dswap_aug(I n, I n_, double *x, double *dx, I incx, I incx_, double *y, double *dy, I incy,
+                                I incy_) {
+  cblas_dswap(n, x, incx, y, incy);
+  return NULL;
+}
+
+void __synthase_blas_dswap_rev(I n, I n_, double *x, double *dx, I incx, I incx_, double *y, double *dy, I incy,
+                               I incy_, void *tape) {
+  if (dx && dy)
+    cblas_dswap(n, dx, incx, dy, incy);
+  else if (dx)
+    zeroVector(n, dx, incx);
+  else if (dy)
+    zeroVector(n, dy, incy);
+}
+
+/* ---------------- dger: A += alpha x y^T ---------------- */
+
+void __synthase_blas_dger_fwd(CBLAS_LAYOUT L, CBLAS_LAYOUT L_, I m, I m_, I n, I n_, double alpha, double dalpha,
+                              const double *x, const double *dx, I incx, I incx_, const double *y, const double *dy,
+                              I incy, I incy_, double *a, double *da, I lda, I lda_) {
+  if (da) {
+    if (dx)
+      cblas_dger(L, m, n, alpha, dx, incx, y, incy, da, lda);
+    if (dy)
+      cblas_dger(L, m, n, alpha, x, incx, dy, incy, da, lda);
+    if (dalpha != 0)
+      cblas_dger(L, m, n, dalpha, x, incx, y, incy, da, lda);
+  }
+  cblas_dger(L, m, n, alpha, x, incx, y, incy, a, lda);
+}
+
+typedef struct {
+  double *x, *y;
+} GerTape;
+
+void *__synthase_blas_dger_aug(CBLAS_LAYOUT L, CBLAS_LAYOUT L_, I m, I m_, I n, I n_, double alpha, const double *x,
+                               double *dx, I incx, I incx_, const double *y, double *dy, I incy, I incy_, double *a,
+                               double *da, I lda, I lda_) {
+  GerTape *t = calloc(1, sizeof *t);
+  if (da) {
+    t->x = keepVector(m, x, incx);
+    t->y = keepVector(n, y, incy);
+  }
+  cblas_dger(L, m, n, alpha, x, incx, y, incy, a, lda);
+  return t;
+}
+
+double __synthase_blas_dger_rev(CBLAS_LAYOUT L, CBLAS_LAYOUT L_, I m, I m_, I n, I n_, double alpha, const double *x,
+                                double *dx, I incx, I incx_, const double *y, double *dy, I incy, I incy_, double *a,
+                                double *da, I lda, I lda_, void *tape) {
+  GerTape *t = tape;
+  double dalpha = 0;
+  if (da && t->x && t->y) {
+    /* Ā is unchanged; x̄ += alpha Ā y, ȳ += alpha Āᵀ x, ᾱ = xᵀ Ā y. */
+    double *ay = malloc(sizeof(double) * (size_t)m);
+    cblas_dgemv(L, CblasNoTrans, m, n, 1.0, da, lda, t->y, 1, 0.0, ay, 1);
+    dalpha = cblas_ddot(m, t->x, 1, ay, 1);
+    if (dx)
+      cblas_daxpy(m, alpha, ay, 1, dx, incx);
+    free(ay);
+    if (dy)
+      cblas_dgemv(L, CblasTrans, m, n, alpha, da, lda, t->x, 1, 1.0, dy, incy);
+  }
+  free(t->x), free(t->y), free(t);
+  return dalpha;
+}
+
 /* ---------------- dgemv: y = alpha op(A) x + beta y ---------------- */
 
 /* The lengths of x and y for op(A) with A m-by-n. */
@@ -204,8 +321,7 @@ void __synthase_blas_dgemv_fwd(CBLAS_LAYOUT L, CBLAS_LAYOUT L_, CBLAS_TRANSPOSE 
   I ny = gemvYLen(T, m, n);
   if (dy) {
     if (beta == 0) {
-      for (I i = 0; i < ny; i++)
-        dy[(incy > 0 ? i : i - ny + 1) * incy] = 0;
+      zeroVector(ny, dy, incy);
     } else {
       cblas_dscal(ny, beta, dy, incy);
       if (dbeta != 0)
@@ -265,8 +381,7 @@ Pair __synthase_blas_dgemv_rev(CBLAS_LAYOUT L, CBLAS_LAYOUT L_, CBLAS_TRANSPOSE 
         cblas_dger(L, m, n, alpha, ybar, 1, t->x, 1, da, lda);
     }
     if (beta == 0) {
-      for (I i = 0; i < ny; i++)
-        dy[(incy > 0 ? i : i - ny + 1) * incy] = 0;
+      zeroVector(ny, dy, incy);
     } else {
       cblas_dscal(ny, beta, dy, incy);
     }

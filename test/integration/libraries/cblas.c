@@ -1,9 +1,9 @@
 // CBLAS calls inside differentiated code (Debian's libblas-dev): ddot, dnrm2, daxpy, dscal,
-// dgemv and dgemm, whose derivatives come from libsynthase_blas.a (registered by the plugin as
-// custom derivatives). Both layouts, every transpose, leading dimensions wider than the rows,
-// strided and negative increments, active alpha and beta, and inputs overwritten after the call
-// (the reverse sweep reads the augmented call's copies). Reverse against central differences,
-// forward against both (check_gradient_n).
+// dcopy, dswap, dger, dgemv and dgemm (idamax inactive), whose derivatives come from
+// libsynthase_blas.a (registered by the plugin as custom derivatives). Both layouts, every
+// transpose, leading dimensions wider than the rows, strided and negative increments, active
+// alpha and beta, and inputs overwritten after the call (the reverse sweep reads the augmented
+// call's copies). Reverse against central differences, forward against both (check_gradient_n).
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lblas -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lblas -lm && %t2
 // RUN: %synthase-cc -O3 -march=native -I%inputs %s -o %t3 -lblas -lm && %t3
@@ -28,6 +28,11 @@ static double level1(const double *x, int n) {
   cblas_daxpy(6, x[3], a + 1, 2, b, 2);          /* alpha is active */
   cblas_dscal(12, x[5] * 0.7, b, 1);
   s += cblas_ddot(12, b, 1, b, 1);
+  double c[6];
+  cblas_dcopy(6, b + 5, -1, c, 1);               /* c = b[5..0], reversed */
+  cblas_dswap(3, c, 2, a + 2, 1);
+  int k = (int)cblas_idamax(6, c, 1);            /* an index: no derivative */
+  s += c[k] * 2 + cblas_ddot(6, c, 1, a, 1) + a[3];
   memset(a, 0, sizeof a); /* overwritten after the calls that read it */
   return s + a[0];
 }
@@ -48,6 +53,8 @@ static double level2(const double *x, int n) {
         v[i] = sin(x[(i + 3 * t) % N]), y[i] = x[(i + 11) % N];
       int ny = t ? k : m;
       cblas_dgemv(L, T, m, k, x[0] + 0.5, A, lda, v, 1, x[1] - 0.2, y, 1);
+      cblas_dger(L, m, k, x[6] * 0.3, y, 1, v, 1, A, lda); /* A += alpha y v^T */
+      s += A[lda + 1] * A[2] + A[lda];
       for (int i = 0; i < ny; i++)
         s += y[i] * (1.0 + i + 2 * layout + t);
       memset(A, 0, sizeof A);
