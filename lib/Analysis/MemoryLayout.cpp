@@ -406,6 +406,18 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
     hint(DL, L, AI->getAllocatedType(), Start);
   else if (auto *GV = dyn_cast<GlobalVariable>(Base))
     hint(DL, L, GV->getValueType(), Start);
+  // An access as wide as the whole local it reaches covers it from its first byte, wherever the
+  // pointer came from (rustc's enum temporaries: a payload `f64` stored through a phi of two
+  // 8-byte slots, then moved on as `i64`).
+  std::optional<uint64_t> ObjBytes;
+  if (auto *AI = dyn_cast<AllocaInst>(Base); AI && Start)
+    if (auto Sz = AI->getAllocationSize(DL); Sz && !Sz->isScalable())
+      ObjBytes = Sz->getFixedValue();
+  auto accessAt = [&](Type *T, std::optional<int64_t> Off) -> std::optional<int64_t> {
+    if (!Off && ObjBytes && T->isSized() && DL.getTypeStoreSize(T).getFixedValue() == *ObjBytes)
+      return Start;
+    return Off;
+  };
   SmallPtrSet<const Value *, 32> Seen{Base};
   while (!Work.empty() && Seen.size() < 1024) {
     auto [V, Off] = Work.pop_back_val();
@@ -437,12 +449,14 @@ static MemoryLayout layoutAt(const DataLayout &DL, const Value *Ptr, unsigned De
       } else if (auto *LI = dyn_cast<LoadInst>(I)) {
         // Integers that are a pointer's bits (an address kept as uintptr_t) are pointers here.
         L.AddressIntegers |= loadsPointerBits(LI);
-        note(DL, L, loadsPointerBits(LI) ? PointerType::get(LI->getContext(), 0) : LI->getType(), Off);
+        note(DL, L, loadsPointerBits(LI) ? PointerType::get(LI->getContext(), 0) : LI->getType(),
+             accessAt(LI->getType(), Off));
       } else if (auto *SI = dyn_cast<StoreInst>(I)) {
         if (SI->getPointerOperand() == U.get()) {
           bool Address = storedPointerBits(SI->getValueOperand()) != nullptr;
           L.AddressIntegers |= Address;
-          note(DL, L, Address ? PointerType::get(SI->getContext(), 0) : SI->getValueOperand()->getType(), Off);
+          note(DL, L, Address ? PointerType::get(SI->getContext(), 0) : SI->getValueOperand()->getType(),
+               accessAt(SI->getValueOperand()->getType(), Off));
         }
         else if (auto *Spill = dyn_cast<AllocaInst>(SI->getPointerOperand()); Spill && Down && spillOnly(Spill, SI))
           for (const User *SU : Spill->users()) // an unoptimized callee keeps its parameter there
@@ -513,6 +527,53 @@ static bool onlyLibraryCodeFills(const Value *Base) {
   return true;
 }
 
+/// Some integer stored into the local object Base was loaded (through phis, selects and
+/// freezes) from memory that holds floats: Rust's sorts move `f64`s as `i64` into a stack
+/// scratch buffer and copy it back with a run-time length, so the integers are float bits.
+static bool receivesFloatBits(const DataLayout &DL, const Value *Base) {
+  SmallVector<const Value *, 16> Ptrs{Base};
+  SmallPtrSet<const Value *, 32> SeenPtr{Base};
+  while (!Ptrs.empty() && SeenPtr.size() < 512) {
+    const Value *P = Ptrs.pop_back_val();
+    for (const User *U : P->users()) {
+      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U) || isa<PHINode>(U) || isa<SelectInst>(U)) {
+        if (SeenPtr.insert(U).second)
+          Ptrs.push_back(U);
+        continue;
+      }
+      auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI || SI->getPointerOperand() != P || !SI->getValueOperand()->getType()->isIntOrIntVectorTy())
+        continue;
+      SmallVector<const Value *, 8> Vals{SI->getValueOperand()};
+      SmallPtrSet<const Value *, 16> SeenVal;
+      while (!Vals.empty()) {
+        const Value *V = Vals.pop_back_val();
+        if (!SeenVal.insert(V).second || SeenVal.size() > 32)
+          continue;
+        if (auto *L = dyn_cast<LoadInst>(V)) {
+          if (movesNoDerivativeData(L))
+            continue;
+          // The load's address may merge pointers into the source (a merge's two cursors): the
+          // objects behind it tell what the bytes are.
+          SmallVector<const Value *, 4> Objs;
+          getUnderlyingObjects(L->getPointerOperand(), Objs);
+          for (const Value *O : Objs)
+            if (O != Base && !accessLayout(DL, O).Floats.empty())
+              return true;
+        } else if (auto *Phi = dyn_cast<PHINode>(V)) {
+          Vals.append(Phi->value_op_begin(), Phi->value_op_end());
+        } else if (auto *Sel = dyn_cast<SelectInst>(V)) {
+          Vals.push_back(Sel->getTrueValue());
+          Vals.push_back(Sel->getFalseValue());
+        } else if (auto *Fr = dyn_cast<FreezeInst>(V)) {
+          Vals.push_back(Fr->getOperand(0));
+        }
+      }
+    }
+  }
+  return false;
+}
+
 bool bytesHoldNoData(const DataLayout &DL, const Value *Ptr) {
   APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
@@ -526,7 +587,7 @@ bool bytesHoldNoData(const DataLayout &DL, const Value *Ptr) {
   for (auto &[At, T] : L.Fields)
     if (T->isPointerTy() && At + (int64_t)DL.getTypeStoreSize(T) > 0)
       return false;
-  return true;
+  return !receivesFloatBits(DL, Base);
 }
 
 } // namespace synthase
