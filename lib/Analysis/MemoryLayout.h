@@ -94,13 +94,17 @@ MemoryLayout accessLayout(const llvm::DataLayout &DL, const llvm::Value *Ptr);
 /// is a double there, whatever else the buffer holds elsewhere.
 void settleAtCopy(const llvm::DataLayout &DL, MemoryLayout &L, const llvm::Value *Src, const llvm::Instruction *At);
 
+/// Whether the type has a float or pointer anywhere in it (struct fields, array elements, lanes).
+bool holdsFloatsOrPointers(llvm::Type *T);
+
 /// Whether the bytes from Ptr to the end of its object hold neither floats nor pointers as far
 /// as the function shows: Ptr is at a constant offset in a local variable that is never accessed
 /// as a float, whose pointer fields (accessed or stated by its type) all lie before Ptr, that no
 /// function with a body sees but inactive library code (std::string's members) and that takes
 /// bytes only from constants of integers or from what such library code returns. A copy of
 /// run-time length out of it (a std::string's characters moved into a hash-table node that also
-/// holds a double) moves no derivative and no pointer.
+/// holds a double) moves no derivative and no pointer. Nor does any integer stored into it come
+/// from float memory (float bits moved as i64); where that cannot be settled, the answer is no.
 bool bytesHoldNoData(const llvm::DataLayout &DL, const llvm::Value *Ptr);
 
 /// The element type T of a copy of a run-time number of T's: Rust's ptr::copy::<T> and C++'s

@@ -440,12 +440,13 @@ const Value *findInIntegerSources(const Value *V, function_ref<std::optional<boo
     }
     unsigned Op = Operator::getOpcode(X); // instructions and constant expressions alike
     if (!Instruction::isBinaryOp(Op) && !Instruction::isCast(Op) && Op != Instruction::PHI &&
-        Op != Instruction::Select)
+        Op != Instruction::Select && Op != Instruction::Freeze)
       continue;
     // Bits may pass through a float unchanged: SROA types a Rust enum's payload slot (a Vec's
     // pointer or an f64) as double, so an address can be bitcast to a double, merged in a phi
     // of doubles and bitcast back. Float arithmetic ends the trail.
-    bool Moves = Op == Instruction::BitCast || Op == Instruction::PHI || Op == Instruction::Select;
+    bool Moves = Op == Instruction::BitCast || Op == Instruction::PHI || Op == Instruction::Select ||
+                 Op == Instruction::Freeze;
     for (const Use &U : cast<User>(X)->operands())
       if (U->getType()->isIntOrIntVectorTy() || (Moves && U->getType()->isFPOrFPVectorTy()))
         Work.push_back(U.get());

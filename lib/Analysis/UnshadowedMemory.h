@@ -31,7 +31,7 @@ void refuseUnshadowedWrite(const llvm::Function *Fn, const llvm::Instruction *I,
 /// neither mode can derive.
 void refuseRebuiltAddress(const llvm::Function *Fn, const llvm::Instruction *I);
 /// Walks the integer values V is computed from through arithmetic, casts, phis and selects (at
-/// most 64). Leaf decides each one: true ends the walk with it, false stops there, nullopt goes on
+/// most 64; freezes too). Leaf decides each one: true ends the walk with it, false stops there, nullopt goes on
 /// into its operands. Returns the value Leaf accepted, or null; Truncated says the walk gave up.
 const llvm::Value *findInIntegerSources(const llvm::Value *V,
                                         llvm::function_ref<std::optional<bool>(const llvm::Value *)> Leaf,

@@ -79,8 +79,12 @@ public:
   /// pointer redirected to its pointee's shadow (lib/Engine/GlobalShadows.cpp).
   llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G, unsigned Lane = 0);
   /// Shadow sets: 0 is the context-free set; each `__enzyme_context` call site has its own.
-  /// Generated functions are cached per set, since they name the set's shadow globals.
-  void selectShadowSet(unsigned Set);
+  /// Generated functions are cached per set, since they name the set's shadow globals. Order is
+  /// the derivative's order: a derivative of code that runs a first-order derivative (a Hessian-
+  /// vector product) is of order 2 and needs shadows of its own, apart from the first-order
+  /// shadows (the adjoints it differentiates), or the two would share memory. A context's set
+  /// has one order: its owner seeds and reads those very shadows.
+  void selectShadowSet(unsigned Set, unsigned Order = 1);
   unsigned shadowSet() const { return Set; }
   /// Makes the shadow of G (current set) the user's: it is no longer reset at each call.
   void markUserShadow(llvm::GlobalVariable *SG) { ShadowGlobals.erase(SG); UserShadows.insert(SG); }
@@ -151,14 +155,15 @@ private:
   std::map<Signature, llvm::Function *> Tangents;
   std::map<Signature, GradientPair> Gradients;
   llvm::DenseMap<llvm::Function *, llvm::Function *> Primals, ShadowedTapePrimals;
-  std::map<std::tuple<llvm::GlobalVariable *, unsigned, unsigned>, llvm::GlobalVariable *> Shadows;
+  /// (global, lane, set, order) -> shadow.
+  std::map<std::tuple<llvm::GlobalVariable *, unsigned, unsigned, unsigned>, llvm::GlobalVariable *> Shadows;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> ShadowGlobals;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> UserShadows;
   /// Heap shadows: the shadow global -> the primal global, and the function keeping it current.
   llvm::DenseMap<llvm::GlobalVariable *, std::pair<llvm::GlobalVariable *, llvm::Function *>> HeapShadows;
   void noteHeapShadow(llvm::GlobalVariable *G, llvm::GlobalVariable *SG);
-  unsigned Set = 0;
-  std::map<unsigned, std::pair<std::map<Signature, llvm::Function *>, std::map<Signature, GradientPair>>> OtherSets;
+  unsigned Set = 0, Order = 1;
+  std::map<std::pair<unsigned, unsigned>, std::pair<std::map<Signature, llvm::Function *>, std::map<Signature, GradientPair>>> OtherSets;
   bool shadowable(llvm::GlobalVariable *G, llvm::SmallPtrSetImpl<llvm::GlobalVariable *> &Seen);
   llvm::Constant *shadowInit(llvm::Constant *C, unsigned Lane);
   llvm::SmallPtrSet<llvm::Function *, 16> Generated;

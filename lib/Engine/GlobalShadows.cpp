@@ -143,12 +143,12 @@ static GlobalVariable *namedShadow(GlobalVariable *G) {
 }
 
 GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
-  auto Key = std::make_tuple(G, Lane, Set);
+  auto Key = std::make_tuple(G, Lane, Set, Order);
   if (auto It = Shadows.find(Key); It != Shadows.end())
     return It->second;
   if (G->isConstant() || isInactiveGlobal(G))
     return nullptr;
-  if (GlobalVariable *US = Set == 0 ? namedShadow(G) : nullptr) {
+  if (GlobalVariable *US = Set == 0 && Order == 1 ? namedShadow(G) : nullptr) {
     if (Lane != 0) {
       reportModuleError(M, "global '" + G->getName() + "' names its shadow with enzyme_shadow, which "
                            "is one shadow: vector mode needs one per lane",
@@ -164,12 +164,13 @@ GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
   Type *T = G->getValueType();
   auto *SG = new GlobalVariable(M, T, false, GlobalValue::InternalLinkage, Constant::getNullValue(T),
                                 G->getName() + ".synthase.shadow" + Twine(Lane) +
-                                    (Set ? ".ctx" + Twine(Set) : Twine("")));
+                                    (Set ? ".ctx" + Twine(Set) : Twine("")) +
+                                    (Order > 1 ? ".order" + Twine(Order) : Twine("")));
   SG->setAlignment(G->getAlign());
   SG->setThreadLocalMode(G->getThreadLocalMode()); // a per-thread workspace keeps per-thread adjoints
   Shadows[Key] = SG; // before the initializer: pointer cycles find it
   if (Set == 0)
-    ShadowGlobals.insert(SG);
+    ShadowGlobals.insert(SG); // fresh at each call
   else
     UserShadows.insert(SG); // a context's shadows are its owner's
   if (heapPointerGlobal(G))
@@ -179,21 +180,24 @@ GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
   return SG;
 }
 
-void Engine::selectShadowSet(unsigned N) {
-  if (N == Set)
+void Engine::selectShadowSet(unsigned N, unsigned Ord) {
+  if (N != 0)
+    Ord = 1; // a context's shadows are the ones its owner seeds and reads, at every order
+  if (N == Set && Ord == Order)
     return;
-  OtherSets[Set] = {std::move(Tangents), std::move(Gradients)};
-  auto &O = OtherSets[N];
+  OtherSets[{Set, Order}] = {std::move(Tangents), std::move(Gradients)};
+  auto &O = OtherSets[{N, Ord}];
   Tangents = std::move(O.first);
   Gradients = std::move(O.second);
   O = {};
   Set = N;
+  Order = Ord;
 }
 
 SmallVector<GlobalVariable *, 8> Engine::shadowsOfSet(unsigned N) const {
   SmallVector<GlobalVariable *, 8> R;
   for (auto &KV : Shadows)
-    if (std::get<2>(KV.first) == N && KV.second && !is_contained(R, KV.second))
+    if (std::get<2>(KV.first) == N && std::get<3>(KV.first) == 1 && KV.second && !is_contained(R, KV.second))
       R.push_back(KV.second);
   return R;
 }

@@ -5,24 +5,33 @@
 // the shadow was made for, and makes a new shadow block when they differ.
 #include "Analysis/UserAnnotations.h"
 #include "Engine/Engine.h"
+#include "Reverse/ShadowCache.h"
 #include "Rules/Allocators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace llvm;
 
 namespace synthase {
 
 /// Whether V is null or a block fresh from an allocator whose size malloc_usable_size knows (the C
-/// and C++ heap allocators; not Rust's shims or user arenas, whose blocks are not malloc's).
-static bool heapBlockOrNull(const Value *V) {
+/// and C++ heap allocators; not Rust's shims or user arenas, whose blocks are not malloc's), or a
+/// choice among such (`w = n ? malloc(n) : NULL`, or two stores merged by the optimizer).
+static bool heapBlockOrNull(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
   V = V->stripPointerCasts();
-  if (isa<ConstantPointerNull>(V))
+  if (isa<ConstantPointerNull>(V) || !Seen.insert(V).second)
     return true;
+  if (auto *Phi = dyn_cast<PHINode>(V))
+    return all_of(Phi->incoming_values(), [&](const Value *In) { return heapBlockOrNull(In, Seen); });
+  if (auto *Sel = dyn_cast<SelectInst>(V))
+    return heapBlockOrNull(Sel->getTrueValue(), Seen) && heapBlockOrNull(Sel->getFalseValue(), Seen);
   auto *CB = dyn_cast<CallBase>(V);
   const Function *F = CB ? CB->getCalledFunction() : nullptr;
+  if (takesCachedShadowBlock(F))
+    return true; // a first-order shadow block, when a gradient is differentiated again
   std::optional<Allocator> A = F ? allocatorFor(F) : std::nullopt;
   if (!A || A->Role == AllocRole::Free || A->Out >= 0 || A->Rust)
     return false;
@@ -45,7 +54,8 @@ bool Engine::heapPointerGlobal(GlobalVariable *G) const {
       continue;
     }
     if (auto *SI = dyn_cast<StoreInst>(U)) {
-      if (SI->getPointerOperand() != G || !heapBlockOrNull(SI->getValueOperand()))
+      SmallPtrSet<const Value *, 8> Seen;
+      if (SI->getPointerOperand() != G || !heapBlockOrNull(SI->getValueOperand(), Seen))
         return false;
       Stored = true;
       continue;
@@ -65,24 +75,33 @@ void Engine::noteHeapShadow(GlobalVariable *G, GlobalVariable *SG) {
   // The block the shadow was made for.
   auto *For = new GlobalVariable(M, Ptr, false, GlobalValue::InternalLinkage, ConstantPointerNull::get(Ptr),
                                  SG->getName() + ".block");
+  // Bookkeeping, not data: a derivative of code that contains this sync (a gradient differentiated
+  // again) must not ask for a shadow of it.
+  For->setMetadata(MDInactiveGlobal, MDNode::get(C, {}));
   FunctionCallee Usable = M.getOrInsertFunction("malloc_usable_size", I64, Ptr);
   FunctionCallee Calloc = M.getOrInsertFunction("calloc", Ptr, I64, I64);
   auto *Fn = Function::Create(FunctionType::get(Type::getVoidTy(C), {Type::getInt1Ty(C)}, false),
                               GlobalValue::InternalLinkage, SG->getName() + ".sync", M);
   Fn->addFnAttr(Attribute::NoInline);
   BasicBlock *Entry = BasicBlock::Create(C, "entry", Fn), *Fresh = BasicBlock::Create(C, "fresh", Fn),
-             *Zero = BasicBlock::Create(C, "zero", Fn), *Done = BasicBlock::Create(C, "done", Fn);
+             *Zero = BasicBlock::Create(C, "zero", Fn), *Done = BasicBlock::Create(C, "done", Fn),
+             *Make = BasicBlock::Create(C, "make", Fn), *None = BasicBlock::Create(C, "none", Fn);
   IRBuilder<> B(Entry);
   Value *P = B.CreateLoad(Ptr, G, "block");
   Value *Size = B.CreateCall(Usable, {P}, "size"); // 0 for null
   B.CreateCondBr(B.CreateICmpEQ(P, B.CreateLoad(Ptr, For)), Zero, Fresh);
   // Another block than last time (or the first): a zeroed shadow block of its size. The old
-  // shadow block is not freed: the user may still hold the pointer __enzyme_shadow gave.
+  // shadow block is not freed: the user may still hold the pointer __enzyme_shadow gave. The
+  // shadow global only ever receives calloc's block or null, so that it is itself a heap-pointer
+  // global to a derivative of this code (a Hessian through a gradient).
   B.SetInsertPoint(Fresh);
-  Value *S = B.CreateSelect(B.CreateIsNull(P), ConstantPointerNull::get(Ptr),
-                            B.CreateCall(Calloc, {ConstantInt::get(I64, 1), Size}));
-  B.CreateStore(S, SG);
   B.CreateStore(P, For);
+  B.CreateCondBr(B.CreateIsNull(P), None, Make);
+  B.SetInsertPoint(Make);
+  B.CreateStore(B.CreateCall(Calloc, {ConstantInt::get(I64, 1), Size}), SG);
+  B.CreateRetVoid();
+  B.SetInsertPoint(None);
+  B.CreateStore(ConstantPointerNull::get(Ptr), SG);
   B.CreateRetVoid();
   B.SetInsertPoint(Zero);
   Value *Cur = B.CreateLoad(Ptr, SG);

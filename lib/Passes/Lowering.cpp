@@ -472,7 +472,8 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
         CB->arg_size() > 0 && CB->paramHasAttr(0, Attribute::StructRet) ? 1 : 0));
   };
   SmallPtrSet<CallBase *, 4> Cyclic;
-  Calls = orderForNesting(Calls, TargetOf, Cyclic); // inner derivatives first
+  DenseMap<CallBase *, unsigned> Order;
+  Calls = orderForNesting(Calls, TargetOf, Cyclic, Order); // inner derivatives first
   bool Changed = false, Deferred = false;
   for (CallBase *CB : Calls) {
     Function *Target = TargetOf(CB);
@@ -519,7 +520,7 @@ bool lowerDiffCalls(Module &M, const Options &O, Engine &E) {
     std::optional<DiffCall> DC = parseDiffCall(CB, *Mode);
     bool OK = false;
     if (DC && checkResultShape(*DC) && checkShadowTypes(*DC, E)) {
-      E.selectShadowSet(DC->ShadowSet);
+      E.selectShadowSet(DC->ShadowSet, std::max(1u, Order.lookup(CB)));
       auto *Lower = *Mode == DiffMode::Forward ? lowerForward : lowerReverse;
       OK = DC->RuntimeActivity ? lowerWithRuntimeActivity(E, *DC, Lower) : Lower(E, *DC);
       E.selectShadowSet(0);

@@ -29,7 +29,7 @@ static void reach(Function *F, SmallPtrSetImpl<Function *> &Seen) {
 }
 
 std::vector<CallBase *> orderForNesting(ArrayRef<CallBase *> Calls, function_ref<Function *(CallBase *)> TargetOf,
-                                        SmallPtrSetImpl<CallBase *> &Cyclic) {
+                                        SmallPtrSetImpl<CallBase *> &Cyclic, DenseMap<CallBase *, unsigned> &Order) {
   unsigned N = Calls.size();
   // Deps[i]: calls that must be lowered before call i.
   std::vector<SmallVector<unsigned, 4>> Deps(N);
@@ -45,17 +45,28 @@ std::vector<CallBase *> orderForNesting(ArrayRef<CallBase *> Calls, function_ref
         Any = true;
       }
   }
-  if (!Any)
+  std::vector<unsigned> Ord(N, 1);
+  if (!Any) {
+    for (CallBase *CB : Calls)
+      Order[CB] = 1;
     return std::vector<CallBase *>(Calls.begin(), Calls.end());
+  }
   std::vector<CallBase *> Out;
   std::vector<bool> Done(N, false);
+  auto Take = [&](unsigned i) {
+    Done[i] = true;
+    Out.push_back(Calls[i]);
+    for (unsigned j : Deps[i])
+      if (Done[j] && !Cyclic.count(Calls[i]))
+        Ord[i] = std::max(Ord[i], Ord[j] + 1);
+    Order[Calls[i]] = Ord[i];
+  };
   while (Out.size() < N) {
     bool Progress = false;
     for (unsigned i = 0; i < N; ++i) {
       if (Done[i] || any_of(Deps[i], [&](unsigned j) { return !Done[j]; }))
         continue;
-      Done[i] = true;
-      Out.push_back(Calls[i]);
+      Take(i);
       Progress = true;
     }
     if (Progress)
@@ -63,8 +74,7 @@ std::vector<CallBase *> orderForNesting(ArrayRef<CallBase *> Calls, function_ref
     // A cycle (its calls are in Cyclic and get refused): take the first remaining call as it came.
     for (unsigned i = 0; i < N; ++i)
       if (!Done[i]) {
-        Done[i] = true;
-        Out.push_back(Calls[i]);
+        Take(i);
         break;
       }
   }

@@ -3,6 +3,7 @@
 // body that calls generated (hence differentiable) functions, not a bodiless entry point.
 #pragma once
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/InstrTypes.h"
@@ -15,8 +16,11 @@ namespace synthase {
 /// another AD call's target). \p TargetOf gives a call's differentiated function (null if unknown).
 /// A call whose target reaches the call itself (a function that differentiates itself, directly or
 /// through callees) has no finite derivative: it goes into \p Cyclic, in its original place.
+/// \p Order gets each call's derivative order: 1, or one more than the highest order among the
+/// calls its target reaches (forward over reverse is 2).
 std::vector<llvm::CallBase *> orderForNesting(llvm::ArrayRef<llvm::CallBase *> Calls,
                                               llvm::function_ref<llvm::Function *(llvm::CallBase *)> TargetOf,
-                                              llvm::SmallPtrSetImpl<llvm::CallBase *> &Cyclic);
+                                              llvm::SmallPtrSetImpl<llvm::CallBase *> &Cyclic,
+                                              llvm::DenseMap<llvm::CallBase *, unsigned> &Order);
 
 } // namespace synthase

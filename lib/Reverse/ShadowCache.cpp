@@ -33,6 +33,8 @@ static constexpr const char *PutName = "__synthase_shadow_put_v1";
 static constexpr const char *ReleaseName = "__synthase_shadow_release_v1";
 static constexpr const char *AtExitName = "__synthase_shadow_at_thread_exit_v1";
 
+bool takesCachedShadowBlock(const Function *F) { return F && F->getName() == GetName; }
+
 /// Blocks the cache holds at most. Eigen LSQ's gradient has ten shadows live at its peak.
 constexpr unsigned Slots = 16;
 /// A cached block serves a request of N bytes when it has at most N + N + Slack bytes, so that a

@@ -20,6 +20,10 @@ llvm::Value *emitCachedShadowBlock(llvm::IRBuilder<> &B, llvm::Value *Bytes, llv
 /// Gives a block of emitCachedShadowBlock (or any block free() releases) to the cache.
 void emitCachedShadowFree(llvm::IRBuilder<> &B, llvm::Value *Block);
 
+/// Whether F is the cache's take (emitCachedShadowBlock's callee): its block is an ordinary heap
+/// block, as fresh and zeroed as calloc's, which malloc_usable_size knows.
+bool takesCachedShadowBlock(const llvm::Function *F);
+
 /// Frees this thread's cached blocks (synthase_release_tape).
 void emitShadowCacheRelease(llvm::Module &M, llvm::IRBuilder<> &B);
 
