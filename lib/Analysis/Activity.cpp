@@ -176,7 +176,8 @@ static ActivityInfo propagate(Engine &E, Function &F, const std::vector<ArgKind>
                 allocationWrapper(G)));
         }
         else if (auto *LI = dyn_cast<LoadInst>(&I))
-          S = shadowed(LI->getPointerOperand()) && !onlyReachesCode(LI); // a vtable pointer has no shadow
+          S = shadowed(LI->getPointerOperand()) && !onlyReachesCode(LI) && // a vtable pointer has no shadow
+              !E.holdsRunTimePointers(LI->getPointerOperand());
         else if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
           S = (intToPtrBase(I2P) && shadowed(intToPtrBase(I2P))) ||
               (loadedPointerBits(I2P) && shadowed(loadedPointerBits(I2P)->getPointerOperand())) ||

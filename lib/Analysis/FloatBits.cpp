@@ -76,6 +76,10 @@ static bool mayReceiveFloatBits(const DataLayout &DL, const Value *Base) {
   auto FromFloats = [&](const LoadInst *L) {
     if (movesNoDerivativeData(L))
       return false;
+    // What the move itself is taken for: C's `memcpy(&u, &x[i], 8)` from a double argument the
+    // function reads no other way is a double moved as i64, in reverse as in forward mode.
+    if (floatTypeOfIntMove(DL, L))
+      return true;
     // The load's address may merge pointers into the source (a merge's two cursors): the
     // objects behind it tell what the bytes are.
     SmallVector<const Value *, 4> Objs;

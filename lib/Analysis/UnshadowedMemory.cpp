@@ -115,8 +115,15 @@ void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value
            "shadow too); enzyme_const memory must not receive active data";
   } else if (auto *L = dyn_cast<LoadInst>(U)) {
     From = "a pointer loaded from memory that has no shadow (" + printInstruction(L) + ")";
-    Hint = "the pointer is read from constant memory, e.g. a field of an enzyme_const struct: pass "
-           "that struct with enzyme_dup, its shadow's pointer fields pointing at shadow buffers";
+    auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(L->getPointerOperand(), 12));
+    if (G && !G->isConstant() && !G->getValueType()->isPointerTy())
+      Hint = "global '" + G->getName().str() + "' holds a pointer assigned at run time inside an aggregate "
+             "(a workspace struct or array of buffers) to something other than a whole heap block (a "
+             "pointer into a block, a local, or a field chosen at run time), which gets no shadow: "
+             "assign the field the block malloc returns, or pass the buffer in with enzyme_dup";
+    else
+      Hint = "the pointer is read from constant memory, e.g. a field of an enzyme_const struct: pass "
+             "that struct with enzyme_dup, its shadow's pointer fields pointing at shadow buffers";
   } else if (auto *CB = dyn_cast<CallBase>(U)) {
     const Function *G = CB->getCalledFunction();
     From = "the result of a call to '" + (G ? displayName(G->getName()) : std::string("<indirect>")) + "'";

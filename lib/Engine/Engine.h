@@ -97,6 +97,15 @@ public:
   /// zeroed block of the same size, made when the shadow is first needed and again whenever the
   /// global points to another block (lib/Engine/HeapShadows.cpp).
   bool heapPointerGlobal(llvm::GlobalVariable *G) const;
+  /// The byte offsets of the pointer fields of a writable aggregate global (a workspace struct)
+  /// that are heap-pointer fields in the same sense: only ever assigned null or a whole heap block
+  /// through constant offsets, never read or written as anything else, starting null; every other
+  /// pointer field is never assigned. Empty when the global is not of that kind.
+  llvm::SmallVector<uint64_t, 2> heapPointerFields(llvm::GlobalVariable *G) const;
+  /// Whether Addr points into a writable global that holds pointers the program may assign at run
+  /// time (a workspace struct's buffer, `node.next = &other`), other than a heap-pointer global:
+  /// its shadow's copies of those pointers stay null, so a pointer loaded from it has no shadow.
+  bool holdsRunTimePointers(const llvm::Value *Addr);
   bool isHeapShadow(llvm::GlobalVariable *SG) const { return HeapShadows.count(SG); }
   /// Points SG (the shadow of a heap-pointer global) at the shadow block of the global's current
   /// block, making one if needed; with Zero, also zeroes the shadow block.
@@ -160,8 +169,14 @@ private:
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> ShadowGlobals;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> UserShadows;
   /// Heap shadows: the shadow global -> the primal global, and the function keeping it current.
-  llvm::DenseMap<llvm::GlobalVariable *, std::pair<llvm::GlobalVariable *, llvm::Function *>> HeapShadows;
-  void noteHeapShadow(llvm::GlobalVariable *G, llvm::GlobalVariable *SG);
+  llvm::DenseMap<llvm::GlobalVariable *, std::pair<llvm::GlobalVariable *, llvm::SmallVector<llvm::Function *, 1>>>
+      HeapShadows;
+  /// The sync function of a heap-pointer global, or of one heap-pointer field (at byte Field) of
+  /// an aggregate one: SG gets one per field.
+  void noteHeapShadow(llvm::GlobalVariable *G, llvm::GlobalVariable *SG, std::optional<uint64_t> Field = std::nullopt);
+  /// The heap-pointer fields of the aggregate shadow SG, whose reset must leave them alone.
+  llvm::DenseMap<llvm::GlobalVariable *, llvm::SmallVector<uint64_t, 2>> HeapFields;
+  llvm::DenseMap<const llvm::GlobalVariable *, bool> RunTimePointers;
   unsigned Set = 0, Order = 1;
   std::map<std::pair<unsigned, unsigned>, std::pair<std::map<Signature, llvm::Function *>, std::map<Signature, GradientPair>>> OtherSets;
   bool shadowable(llvm::GlobalVariable *G, llvm::SmallPtrSetImpl<llvm::GlobalVariable *> &Seen);

@@ -5,7 +5,9 @@
 #include "Support/Diagnostics.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Analysis/ValueTracking.h"
 
 using namespace llvm;
 
@@ -79,16 +81,66 @@ static bool mayBeWritten(const Value *V) {
 /// then the shadow is the same structure over the pointees' shadows. A pointer stored at run time
 /// (heap memory, another global) would leave the shadow pointing at the wrong place, so such a
 /// global has no shadow and reads through it carry no derivative, as for any inactive pointer.
+/// Whether the program may put into V's memory, at run time, a pointer whose shadow a copy of the
+/// initializer cannot know: a stored pointer other than a constant (a function, another global),
+/// a copy into it, or its address escaping where the module cannot follow it.
+static bool mayReceivePointers(const Value *V) {
+  for (const User *U : V->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    if (auto *SI = dyn_cast<StoreInst>(U)) {
+      const Value *X = SI->getValueOperand();
+      if (SI->getPointerOperand() != V || (X->getType()->isPtrOrPtrVectorTy() && !isa<Constant>(X)))
+        return true;
+      continue;
+    }
+    if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
+      if (mayReceivePointers(U))
+        return true;
+      continue;
+    }
+    if (auto *CB = dyn_cast<CallBase>(U)) {
+      const Function *F = CB->getCalledFunction();
+      if (F && (F->getName().contains("__enzyme_shadow") || isa<MemSetInst>(CB) ||
+                (isa<MemTransferInst>(CB) && cast<MemTransferInst>(CB)->getRawSource() == V) ||
+                F->getIntrinsicID() == Intrinsic::lifetime_start || F->getIntrinsicID() == Intrinsic::lifetime_end))
+        continue;
+      return true;
+    }
+    if (isa<ICmpInst>(U) || isa<PtrToIntOperator>(U))
+      continue;
+    if (isa<Constant>(U) && !isa<GlobalValue>(U)) {
+      if (U->getNumUses() == 0 || all_of(U->users(), [](const User *AU) {
+            auto *GV = dyn_cast<GlobalVariable>(AU);
+            return GV && GV->getName().starts_with("llvm.");
+          }))
+        continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool Engine::holdsRunTimePointers(const Value *Addr) {
+  auto *G = dyn_cast<GlobalVariable>(const_cast<Value *>(getUnderlyingObject(Addr, 12)));
+  if (!G || G->isConstant() || !holdsPointers(G->getValueType()))
+    return false;
+  auto [It, New] = RunTimePointers.try_emplace(G, false);
+  if (New)
+    It->second = !heapPointerGlobal(G) && heapPointerFields(G).empty() && mayReceivePointers(G);
+  return It->second;
+}
+
 bool Engine::shadowable(GlobalVariable *G, SmallPtrSetImpl<GlobalVariable *> &Seen) {
   if (G->isConstant() || isInactiveGlobal(G))
     return false;
-  if (heapPointerGlobal(G))
+  if (heapPointerGlobal(G) || !heapPointerFields(G).empty())
     return true;
   Type *T = G->getValueType();
   if (holdsFloatData(T) || (holdsByteStorage(T) && !G->hasInitializer()) ||
       (holdsByteStorage(T) && G->getInitializer()->isNullValue()))
     return true;
-  if (!holdsPointers(T) || !G->hasInitializer() || !G->hasLocalLinkage() && !G->hasExactDefinition())
+  if (!holdsPointers(T) || !G->hasInitializer() || (!G->hasLocalLinkage() && !G->hasExactDefinition()))
     return false;
   if (!Seen.insert(G).second)
     return true; // a cycle of pointers: fine if the rest is
@@ -173,10 +225,17 @@ GlobalVariable *Engine::shadowGlobal(GlobalVariable *G, unsigned Lane) {
     ShadowGlobals.insert(SG); // fresh at each call
   else
     UserShadows.insert(SG); // a context's shadows are its owner's
-  if (heapPointerGlobal(G))
+  if (heapPointerGlobal(G)) {
     noteHeapShadow(G, SG);
-  else if (G->hasInitializer() && holdsPointers(T))
-    SG->setInitializer(shadowInit(G->getInitializer(), Lane));
+  } else {
+    if (G->hasInitializer() && holdsPointers(T))
+      SG->setInitializer(shadowInit(G->getInitializer(), Lane));
+    SmallVector<uint64_t, 2> Fields = heapPointerFields(G);
+    for (uint64_t F : Fields)
+      noteHeapShadow(G, SG, F);
+    if (!Fields.empty())
+      HeapFields[SG] = Fields;
+  }
   return SG;
 }
 
@@ -203,10 +262,23 @@ SmallVector<GlobalVariable *, 8> Engine::shadowsOfSet(unsigned N) const {
 }
 
 void Engine::resetShadow(IRBuilder<> &B, GlobalVariable *SG) {
-  if (isHeapShadow(SG))
+  if (isHeapShadow(SG) && SG->getValueType()->isPointerTy())
     return syncHeapShadow(B, SG, /*Zero=*/true);
   const DataLayout &DL = M.getDataLayout();
   uint64_t Size = DL.getTypeAllocSize(SG->getValueType());
+  if (auto It = HeapFields.find(SG); It != HeapFields.end()) {
+    // Zero the bytes around the heap-pointer fields (adjoints, copies of integers), then the
+    // fields' shadow blocks, which stay where they are.
+    uint64_t From = 0;
+    SmallVector<uint64_t, 4> Ends(It->second.begin(), It->second.end());
+    Ends.push_back(Size);
+    for (uint64_t F : Ends) {
+      if (F > From)
+        B.CreateMemSet(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), SG, From), B.getInt8(0), F - From, MaybeAlign());
+      From = F + DL.getPointerSize();
+    }
+    return syncHeapShadow(B, SG, /*Zero=*/true);
+  }
   if (!SG->hasInitializer() || SG->getInitializer()->isNullValue()) {
     B.CreateMemSet(SG, B.getInt8(0), Size, SG->getAlign());
     return;
