@@ -562,9 +562,23 @@ GradientPair Engine::gradientPair(const Signature &S) {
   if (isNodeLinkHelper(S.Fn)) // std::map / std::list node links: the same call on the shadows
     return Gradients[S] = nodeLinkGradient(*this, S);
   if (isIndirectTrampoline(S.Fn) && S.Width > 1) {
-    reportError(S.Fn, nullptr,
-                "vector reverse mode (enzyme_width " + Twine(S.Width) + ") through an indirect call is not supported",
-                "call the reverse mode once per lane");
+    // Blame the user's call (a virtual call, a function pointer, std::function), not the trampoline.
+    const CallBase *At = nullptr;
+    for (const User *U : S.Fn->users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledOperand() == S.Fn && (!At || (!At->getDebugLoc() && CB->getDebugLoc())))
+        At = CB;
+    // The call sits in generated code by now: name the user's function its debug info names.
+    const Function *In = At ? At->getFunction() : S.Fn;
+    if (At && At->getDebugLoc())
+      if (DISubprogram *SP = At->getDebugLoc()->getScope()->getSubprogram())
+        if (Function *Src = M.getFunction(SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName()))
+          In = Src;
+    std::string Where = At ? sourceLocation(At) : std::string();
+    reportError(In, nullptr,
+                "vector reverse mode (enzyme_width " + Twine(S.Width) +
+                    ") through an indirect call (a virtual call, a function pointer, std::function) is not supported" +
+                    (Where.empty() ? std::string() : " (the call at " + Where + ")"),
+                "call the reverse mode once per lane (width 1), or use vector forward mode, which follows indirect calls");
     return Gradients[S] = {};
   }
   if (isIndirectTrampoline(S.Fn))
