@@ -115,8 +115,16 @@ void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value
            "shadow too); enzyme_const memory must not receive active data";
   } else if (auto *L = dyn_cast<LoadInst>(U)) {
     From = "a pointer loaded from memory that has no shadow (" + printInstruction(L) + ")";
-    auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(L->getPointerOperand(), 12));
-    if (G && !G->isConstant() && !G->getValueType()->isPointerTy())
+    const Value *Addr = getUnderlyingObject(L->getPointerOperand(), 12);
+    auto *TLA = dyn_cast<IntrinsicInst>(Addr);
+    if (TLA && TLA->getIntrinsicID() == Intrinsic::threadlocal_address)
+      Addr = TLA->getArgOperand(0);
+    auto *G = dyn_cast<GlobalVariable>(Addr);
+    if (G && G->isThreadLocal() && G->getValueType()->isPointerTy())
+      Hint = "thread-local global '" + G->getName().str() + "' holds a pointer assigned at run time; "
+             "only a global that is not thread-local gets a shadow block for the heap block it points "
+             "to: use a thread-local array of fixed size, or pass the buffer in with enzyme_dup";
+    else if (G && !G->isConstant() && !G->getValueType()->isPointerTy())
       Hint = "global '" + G->getName().str() + "' holds a pointer assigned at run time inside an aggregate "
              "(a workspace struct or array of buffers) to something other than a whole heap block (a "
              "pointer into a block, a local, or a field chosen at run time), which gets no shadow: "
