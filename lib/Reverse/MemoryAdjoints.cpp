@@ -1,5 +1,6 @@
 // Memory intrinsics in reverse mode: the element type of raw memory, shadow copies in the forward
 // sweep and the adjoint transfer of memcpy/memmove/memset.
+#include "Support/RustNames.h"
 #include "Reverse/GradientGen.h"
 #include "Reverse/RelocationLog.h"
 
@@ -209,7 +210,14 @@ bool GradientGen::refuseAmbiguousCopy(MemTransferInst *MT, const MemoryLayout &L
   auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
   if (!L.ambiguousWithin(DL, CLen ? CLen->getZExtValue() : UINT64_MAX / 2))
     return false;
-  if (Report)
+  if (Report && speakingRust())
+    fail(MT, "the bytes this copy moves are used both as a pointer and as an f64 (an enum whose "
+             "variants put a Box, a Vec or a reference and an f64 at the same offset, such as "
+             "`Leaf(f64)` next to `Node(Box<Tree>, Box<Tree>)`), and which one they hold here cannot be told",
+         "give the f64 and the pointers fields of their own (a struct with a kind tag, e.g. `struct Node { "
+         "value: f64, children: Option<(Box<Node>, Box<Node>)> }`), so that no byte is a pointer in one "
+         "variant and an f64 in another");
+  else if (Report)
     fail(MT, "the bytes this copy moves are used both as a pointer and as a floating-point value (a "
              "union, such as std::function's buffer holding a captured double), and which one they "
              "hold here cannot be told",

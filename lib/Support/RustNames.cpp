@@ -107,6 +107,8 @@ static std::string demangleRustSymbols(StringRef Text) {
   return Out;
 }
 
+bool speakingRust() { return Current != nullptr; }
+
 std::string rustActivityText(StringRef Input) {
   if (!Current)
     return Input.str();

@@ -26,6 +26,9 @@ public:
   RustDiagnosticsScope &operator=(const RustDiagnosticsScope &) = delete;
 };
 
+/// Whether the call being lowered came from Rust (a RustDiagnosticsScope is alive for it).
+bool speakingRust();
+
 /// The C marker names in Text replaced by the activity names of the current Rust call (Text
 /// unchanged outside a Rust scope).
 std::string rustActivityText(llvm::StringRef Text);

@@ -4,7 +4,7 @@
 // bits of both), so the Vec's address reaches its uses through a float, or the float's bits come
 // from the Vec's memory beside its address. Either way the derivative would be lost: refused,
 // never a silent zero (the unoptimized build used to return a zero derivative).
-// EXPECT: synthase: .*in function 'enum_union::solve': .*(carried through a floating-point value|used both as an address and as a float|used both as a pointer and as a floating-point value|bitcast between a float and a non-float type)
+// EXPECT: synthase: .*in function 'enum_union::solve': .*(carried through a floating-point value|used both as an address and as a float|used both as a pointer and as a floating-point value|used both as a pointer and as an f64|bitcast between a float and a non-float type)
 #[derive(Debug)]
 pub enum SolveError {
     Singular(String),
