@@ -209,7 +209,24 @@ private:
     MemoryLayout L = accessLayout(DL, MT->getDest());
     L.merge(accessLayout(DL, MT->getSource()));
     settleAtCopy(DL, L, MT->getSource(), MT);
+    dropPointersOutsideCopy(L, MT);
     return L;
+  }
+  /// A copy whose memory holds pointers only at known offsets outside the copied bytes (Eigen's
+  /// hand-aligned blocks keep malloc's pointer just before the data; a copy of run-time length
+  /// then has all of them before its start) moves floats only.
+  void dropPointersOutsideCopy(MemoryLayout &L, MemTransferInst *MT) {
+    auto *CLen = dyn_cast<ConstantInt>(MT->getLength());
+    if (!L.Pointers || L.PointerAtUnknownOffset || L.AddressIntegers || L.HiddenUse || L.SeenInCallee ||
+        !L.Alternates.empty())
+      return;
+    int64_t Len = CLen ? CLen->getSExtValue() : INT64_MAX;
+    for (auto &[Off, T] : L.Fields)
+      if (T->isPtrOrPtrVectorTy() && Off < Len && Off + (int64_t)DL.getTypeStoreSize(T) > 0)
+        return;
+    for (auto It = L.Fields.begin(); It != L.Fields.end();)
+      It = It->second->isPtrOrPtrVectorTy() ? L.Fields.erase(It) : std::next(It);
+    L.Pointers = false;
   }
   Type *floatElementType(Value *Ptr, Instruction *At);
   /// What a realloc moves, for its shadow: float data (adjoints move back in reverse), pointers
