@@ -46,75 +46,42 @@ static bool holdsPointers(Type *T) {
 }
 
 /// Whether the program may change what V points to: a store through it, or its address escaping
-/// where the module cannot follow it. Annotation and llvm.used tables only name the global.
-static bool mayBeWritten(const Value *V) {
-  for (const User *U : V->users()) {
-    if (isa<LoadInst>(U))
-      continue;
-    if (auto *SI = dyn_cast<StoreInst>(U)) {
-      (void)SI;
-      return true;
-    }
-    if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
-      if (mayBeWritten(U))
-        return true;
-      continue;
-    }
-    if (auto *CB = dyn_cast<CallBase>(U))
-      if (Function *F = CB->getCalledFunction(); F && F->getName().contains("__enzyme_shadow"))
-        continue; // the user's query of this very shadow
-    if (isa<ConstantAggregate>(U)) {
-      for (const User *AU : U->users())
-        if (auto *GV = dyn_cast<GlobalVariable>(AU); !GV || !GV->getName().starts_with("llvm."))
-          if (!isa<ConstantAggregate>(AU) || mayBeWritten(AU))
-            return true;
-      continue;
-    }
-    return true;
-  }
-  return false;
-}
-
-/// A global gets a shadow when it holds float data (as before contexts existed: its pointer fields
-/// start null unless they point into shadowed globals), or when it holds only pointers and
-/// integers, keeps its initial value, and each pointer in it points into a global with a shadow:
-/// then the shadow is the same structure over the pointees' shadows. A pointer stored at run time
-/// (heap memory, another global) would leave the shadow pointing at the wrong place, so such a
-/// global has no shadow and reads through it carry no derivative, as for any inactive pointer.
-/// Whether the program may put into V's memory, at run time, a pointer whose shadow a copy of the
-/// initializer cannot know: a stored pointer other than a constant (a function, another global),
-/// a copy into it, or its address escaping where the module cannot follow it.
-static bool mayReceivePointers(const Value *V) {
+/// where the module cannot follow it. Annotation and llvm.used tables only name the global. With
+/// OnlyPointers, whether it may put there a pointer a copy of the initializer cannot know: a stored
+/// pointer other than a constant (a function, another global), a copy into it, or an escape;
+/// stores of other values, memsets, copies out of it and address comparisons are fine.
+static bool mayBeWritten(const Value *V, bool OnlyPointers = false) {
   for (const User *U : V->users()) {
     if (isa<LoadInst>(U))
       continue;
     if (auto *SI = dyn_cast<StoreInst>(U)) {
       const Value *X = SI->getValueOperand();
-      if (SI->getPointerOperand() != V || (X->getType()->isPtrOrPtrVectorTy() && !isa<Constant>(X)))
+      if (!OnlyPointers || SI->getPointerOperand() != V || (X->getType()->isPtrOrPtrVectorTy() && !isa<Constant>(X)))
         return true;
       continue;
     }
     if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
-      if (mayReceivePointers(U))
+      if (mayBeWritten(U, OnlyPointers))
         return true;
       continue;
     }
     if (auto *CB = dyn_cast<CallBase>(U)) {
-      const Function *F = CB->getCalledFunction();
-      if (F && (F->getName().contains("__enzyme_shadow") || isa<MemSetInst>(CB) ||
-                (isa<MemTransferInst>(CB) && cast<MemTransferInst>(CB)->getRawSource() == V) ||
-                F->getIntrinsicID() == Intrinsic::lifetime_start || F->getIntrinsicID() == Intrinsic::lifetime_end))
+      if (Function *F = CB->getCalledFunction(); F && F->getName().contains("__enzyme_shadow"))
+        continue; // the user's query of this very shadow
+      auto *MT = dyn_cast<MemTransferInst>(CB);
+      auto *II = dyn_cast<IntrinsicInst>(CB);
+      if (OnlyPointers && (isa<MemSetInst>(CB) || (MT && MT->getRawSource() == V) ||
+                           (II && II->isLifetimeStartOrEnd())))
         continue;
-      return true;
     }
-    if (isa<ICmpInst>(U) || isa<PtrToIntOperator>(U))
+    if (OnlyPointers && (isa<ICmpInst>(U) || isa<PtrToIntOperator>(U)))
       continue;
-    if (isa<Constant>(U) && !isa<GlobalValue>(U)) {
-      if (U->getNumUses() == 0 || all_of(U->users(), [](const User *AU) {
-            auto *GV = dyn_cast<GlobalVariable>(AU);
-            return GV && GV->getName().starts_with("llvm.");
-          }))
-        continue;
+    if (isa<ConstantAggregate>(U)) {
+      for (const User *AU : U->users())
+        if (auto *GV = dyn_cast<GlobalVariable>(AU); !GV || !GV->getName().starts_with("llvm."))
+          if (!isa<ConstantAggregate>(AU) || mayBeWritten(AU, OnlyPointers))
+            return true;
+      continue;
     }
     return true;
   }
@@ -127,10 +94,16 @@ bool Engine::holdsRunTimePointers(const Value *Addr) {
     return false;
   auto [It, New] = RunTimePointers.try_emplace(G, false);
   if (New)
-    It->second = !heapPointerGlobal(G) && heapPointerFields(G).empty() && mayReceivePointers(G);
+    It->second = !heapPointerGlobal(G) && heapPointerFields(G).empty() && mayBeWritten(G, /*OnlyPointers=*/true);
   return It->second;
 }
 
+/// A global gets a shadow when it holds float data (as before contexts existed: its pointer fields
+/// start null unless they point into shadowed globals), or when it holds only pointers and
+/// integers, keeps its initial value, and each pointer in it points into a global with a shadow:
+/// then the shadow is the same structure over the pointees' shadows. A pointer stored at run time
+/// (heap memory, another global) would leave the shadow pointing at the wrong place, so such a
+/// global has no shadow and reads through it carry no derivative, as for any inactive pointer.
 bool Engine::shadowable(GlobalVariable *G, SmallPtrSetImpl<GlobalVariable *> &Seen) {
   if (G->isConstant() || isInactiveGlobal(G))
     return false;

@@ -127,7 +127,7 @@ SmallVector<uint64_t, 2> Engine::heapPointerFields(GlobalVariable *G) const {
   SmallVector<uint64_t, 2> Out;
   for (int64_t F : Fields) {
     for (auto [O, Size] : Others)
-      if (O < F + 8 && F < O + (int64_t)Size)
+      if (O < F + (int64_t)DL.getPointerSize() && F < O + (int64_t)Size)
         return {}; // a pointer field also read or written as something else
     Constant *Init = F < 0 ? nullptr : ConstantFoldLoadFromConst(G->getInitializer(), PtrTy, APInt(64, F), DL);
     if (!Init || !Init->isNullValue())
