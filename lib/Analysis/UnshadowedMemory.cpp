@@ -130,8 +130,11 @@ void refuseUnshadowedWrite(const Function *Fn, const Instruction *I, const Value
              "pointer into a block, a local, or a field chosen at run time), which gets no shadow: "
              "assign the field the block malloc returns, or pass the buffer in with enzyme_dup";
     else
-      Hint = "the pointer is read from constant memory, e.g. a field of an enzyme_const struct: pass "
-             "that struct with enzyme_dup, its shadow's pointer fields pointing at shadow buffers";
+      Hint = "the pointer is read from memory without a shadow: a field of an enzyme_const struct (pass "
+             "that struct with enzyme_dup, its shadow's pointer fields pointing at shadow buffers), or a "
+             "thread-local or static container (a thread_local std::vector, Rust's thread_local! "
+             "RefCell<Vec<f64>>), whose buffer gets no shadow (keep the scratch local to the function, or "
+             "pass it in with enzyme_dup)";
   } else if (auto *CB = dyn_cast<CallBase>(U)) {
     const Function *G = CB->getCalledFunction();
     From = "the result of a call to '" + (G ? displayName(G->getName()) : std::string("<indirect>")) + "'";

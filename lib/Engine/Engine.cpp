@@ -80,14 +80,27 @@ Value *Engine::guardNullShadow(IRBuilder<> &B, Value *Addr, Value *RootShadow, T
     G = new GlobalVariable(M, AT, !Write, GlobalValue::InternalLinkage, ConstantAggregateZero::get(AT), Name);
     G->setAlignment(Align(64));
   }
-  Value *IsNull;
-  if (RootShadow && RootShadow->getType()->isPointerTy())
-    IsNull = B.CreateICmpEQ(RootShadow, ConstantPointerNull::get(cast<PointerType>(RootShadow->getType())));
-  else
-    IsNull = B.CreateICmpULT(B.CreatePtrToInt(Addr, B.getInt64Ty()), B.getInt64(1 << 16));
+  Value *IsNull = shadowIsNull(B, Addr, RootShadow);
   if (auto *VT = dyn_cast<VectorType>(Addr->getType()))
     return B.CreateSelect(IsNull, B.CreateVectorSplat(VT->getElementCount(), G), Addr);
   return B.CreateSelect(IsNull, G, Addr, "shadow.guarded");
+}
+
+Value *Engine::shadowIsNull(IRBuilder<> &B, Value *Addr, Value *RootShadow) {
+  if (RootShadow && RootShadow->getType()->isPointerTy())
+    return B.CreateICmpEQ(RootShadow, ConstantPointerNull::get(cast<PointerType>(RootShadow->getType())));
+  Type *IntT = B.getInt64Ty();
+  if (auto *VT = dyn_cast<VectorType>(Addr->getType()))
+    IntT = VectorType::get(IntT, VT->getElementCount());
+  return B.CreateICmpULT(B.CreatePtrToInt(Addr, IntT), ConstantInt::get(IntT, 1 << 16));
+}
+
+void Engine::stopIfNullShadow(IRBuilder<> &B, Value *IsNull, const Function *Fn, const Instruction *I) {
+  emitAbortIf(B, M, IsNull,
+              runTimePlace(Fn, I) +
+                  ": a value with a derivative is written through a pointer that was kept in memory "
+                  "without its shadow (into enzyme_const or constant data), so its derivative would be "
+                  "lost; pass that memory with enzyme_dup and a shadow buffer");
 }
 
 StructType *Engine::tapeType() {

@@ -121,6 +121,15 @@ public:
   /// (never mapped on Linux) counts as null.
   llvm::Value *guardNullShadow(llvm::IRBuilder<> &B, llvm::Value *Addr, llvm::Value *RootShadow,
                                llvm::Type *AccessTy, bool Write);
+  /// Whether that shadow address is null at run time (an i1, or one per lane of a vector).
+  llvm::Value *shadowIsNull(llvm::IRBuilder<> &B, llvm::Value *Addr, llvm::Value *RootShadow);
+  /// Stops the program when a derivative is written through such an address while it is null
+  /// (IsNull, from shadowIsNull):
+  /// the pointer was kept in memory without its shadow (enzyme_const or constant data), so what
+  /// I writes there has no derivative memory and would be lost. The static refusal of a write
+  /// into memory without a shadow, for the pointers only the running program can tell apart.
+  void stopIfNullShadow(llvm::IRBuilder<> &B, llvm::Value *IsNull, const llvm::Function *Fn,
+                        const llvm::Instruction *I);
   /// Every shadow global a generated function (and its callees) may touch that the user cannot see
   /// (reset at each top-level call).
   const llvm::SmallPtrSet<llvm::GlobalVariable *, 4> &shadowGlobals() const { return ShadowGlobals; }

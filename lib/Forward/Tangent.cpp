@@ -121,6 +121,26 @@ private:
     Value *Root = R.K == NullRoot::Root && active(R.V) ? lane(R.V, l) : nullptr;
     return E.guardNullShadow(B, lane(Ptr, l), Root, T, Write);
   }
+  /// Whether lane l of Ptr's shadow is null at run time; null when it never is.
+  Value *shadowIsNull(IRBuilder<> &B, Value *Ptr, unsigned l) {
+    NullRoot R = NullShadows ? nullRoot(Ptr) : NullRoot();
+    if (R.K == NullRoot::None)
+      return nullptr;
+    return E.shadowIsNull(B, lane(Ptr, l), R.K == NullRoot::Root && active(R.V) ? lane(R.V, l) : nullptr);
+  }
+  /// A nonzero tangent written through lane l of Ptr while its shadow is null would be lost:
+  /// the program stops there (Engine::stopIfNullShadow).
+  void stopIfTangentLost(IRBuilder<> &B, Value *Ptr, unsigned l, Value *Tangent, Instruction *At) {
+    Value *IsNull = shadowIsNull(B, Ptr, l);
+    if (!IsNull)
+      return;
+    Type *T = Tangent->getType();
+    Value *Nonzero = T->isFPOrFPVectorTy() ? B.CreateFCmpUNE(Tangent, Constant::getNullValue(T))
+                                           : B.CreateICmpNE(Tangent, Constant::getNullValue(T));
+    if (auto *VT = dyn_cast<VectorType>(Nonzero->getType()))
+      Nonzero = B.CreateOrReduce(Nonzero);
+    E.stopIfNullShadow(B, B.CreateAnd(IsNull, Nonzero), Sig.Fn, At);
+  }
   /// Lane l of P's shadow as it is stored, passed to a callee or returned (keepShadowNull).
   Value *escaping(IRBuilder<> &B, Value *P, unsigned l) {
     Value *S = lane(P, l);
@@ -433,8 +453,11 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
             B.CreateAlignedStore(PrimalV, guard(B, P, l, T, true), SI->getAlign());
         return;
       }
-      for (unsigned l = 0; l < W; ++l)
+      for (unsigned l = 0; l < W; ++l) {
+        if (Moved)
+          stopIfTangentLost(B, P, l, lane(V, l), SI);
         B.CreateAlignedStore(Moved ? lane(V, l) : Constant::getNullValue(T), guard(B, P, l, T, true), SI->getAlign());
+      }
       return;
     }
     if (T->isIntOrIntVectorTy() && !active(P)) {
@@ -462,6 +485,8 @@ void TangentGen::visitMemory(Instruction *I, Instruction *C, IRBuilder<> &B) {
     }
     for (unsigned l = 0; l < W; ++l) {
       Value *TV = escaping(B, V, l);
+      if (carriesDerivative(T) && active(V))
+        stopIfTangentLost(B, P, l, TV, SI);
       auto *SS = B.CreateStore(TV, guard(B, P, l, T, true));
       SS->setAlignment(SI->getAlign());
     }
@@ -517,6 +542,12 @@ void TangentGen::visitCall(CallBase *I, CallBase *C, IRBuilder<> &B) {
                                      (FromShadow && nullRoot(MTI->getSource()).K != NullRoot::None));
     for (unsigned l = 0; l < W; ++l) {
       Value *Len = MC->getLength();
+      if (MayBeNull && FromShadow)
+        if (Value *DstNull = shadowIsNull(B, Dst, l)) {
+          // Tangents copied from memory with a shadow into memory kept without one would be lost.
+          Value *SrcNull = shadowIsNull(B, MTI->getSource(), l);
+          E.stopIfNullShadow(B, SrcNull ? B.CreateAnd(DstNull, B.CreateNot(SrcNull)) : DstNull, Sig.Fn, MI);
+        }
       if (MayBeNull) {
         SmallVector<Value *, 2> Sh{lane(Dst, l)};
         if (FromShadow)

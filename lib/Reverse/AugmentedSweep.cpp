@@ -43,6 +43,80 @@ Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Basic
   return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? revShadow(R.V, RevB) : nullptr, T, Write);
 }
 
+Value *GradientGen::augShadowIsNull(IRBuilder<> &B, Value *Ptr, const Instruction *At) {
+  NullRoot R = NullShadows ? nullRoot(Ptr) : NullRoot();
+  if (R.K == NullRoot::None)
+    return nullptr;
+  return E.shadowIsNull(B, needShadow(Ptr, At), R.K == NullRoot::Root ? augShadow(R.V) : nullptr);
+}
+
+void GradientGen::stopIfNullAug(IRBuilder<> &B, Value *Ptr, const Instruction *At, Value *From) {
+  Value *IsNull = augShadowIsNull(B, Ptr, At);
+  if (!IsNull)
+    return;
+  if (Value *FromNull = From ? augShadowIsNull(B, From, At) : nullptr)
+    IsNull = B.CreateAnd(IsNull, B.CreateNot(FromNull)); // constant data copied to constant data
+  E.stopIfNullShadow(B, IsNull, Sig.Fn, At);
+}
+
+void GradientGen::stopIfDerivativeLost(IRBuilder<> &B, StoreInst *SI) {
+  Value *Ptr = SI->getPointerOperand();
+  NullRoot To = NullShadows ? nullRoot(Ptr) : NullRoot();
+  if (To.K == NullRoot::None)
+    return;
+  // Where the stored value's derivative comes from. It is zero at run time when every source is
+  // a load through a shadow that is null then (`count[0] += 1` through the same constant
+  // pointer); any other source (an active argument, a call, a load through memory that always
+  // has a shadow) may carry one.
+  SmallVector<Value *, 8> Work{SI->getValueOperand()};
+  SmallVector<std::pair<Value *, bool>, 4> Sources; // a shadow, and whether it is a root's
+  SmallPtrSet<Value *, 16> Seen;
+  bool Always = false;
+  while (!Work.empty() && !Always) {
+    Value *V = Work.pop_back_val();
+    if (!Act.Varied.count(V) || !Seen.insert(V).second)
+      continue;
+    if (Seen.size() > 256) {
+      Always = true; // too far to follow: take it to carry a derivative
+    } else if (auto *L = dyn_cast<LoadInst>(V)) {
+      NullRoot From = nullRoot(L->getPointerOperand());
+      // Its shadow is tested where the store is, so it must be known there (not loaded later
+      // in a loop whose phi brings it to the store).
+      Value *Tested = From.K == NullRoot::Root ? From.V : L->getPointerOperand();
+      auto *TI = dyn_cast<Instruction>(Tested);
+      Value *TestedShadow = From.K == NullRoot::None ? nullptr : augShadow(Tested);
+      if (!TestedShadow || !TestedShadow->getType()->isPointerTy() || (TI && (!SrcDT || !SrcDT->dominates(TI, SI))))
+        Always = true;
+      else if (From.K != NullRoot::Root || From.V != To.V || To.K != NullRoot::Root)
+        Sources.push_back({TestedShadow, From.K == NullRoot::Root}); // else null with the store's
+    } else if (isa<BinaryOperator>(V) || isa<UnaryOperator>(V) || isa<CastInst>(V) || isa<PHINode>(V) ||
+               isa<SelectInst>(V) || isa<ExtractElementInst>(V) || isa<InsertElementInst>(V) ||
+               isa<ShuffleVectorInst>(V) || isa<ExtractValueInst>(V) || isa<InsertValueInst>(V) ||
+               (isa<IntrinsicInst>(V) && !isa<MemIntrinsic>(V))) {
+      for (Value *Op : cast<User>(V)->operands())
+        Work.push_back(Op);
+    } else {
+      Always = true;
+    }
+  }
+  // The store's own shadow address may be built only by the reverse sweep: test its root's.
+  Value *ToShadow = augShadow(To.K == NullRoot::Root ? To.V : Ptr);
+  if (!ToShadow || !ToShadow->getType()->isPointerTy())
+    return;
+  Value *IsNull = E.shadowIsNull(B, ToShadow, To.K == NullRoot::Root ? ToShadow : nullptr);
+  if (!Always) {
+    Value *Any = nullptr;
+    for (auto [Sh, IsRoot] : Sources) {
+      Value *Has = B.CreateNot(E.shadowIsNull(B, Sh, IsRoot ? Sh : nullptr));
+      Any = Any ? B.CreateOr(Any, Has) : Has;
+    }
+    if (!Any)
+      return;
+    IsNull = B.CreateAnd(IsNull, Any);
+  }
+  E.stopIfNullShadow(B, IsNull, Sig.Fn, SI);
+}
+
 Value *GradientGen::escapingAugShadow(IRBuilder<> &B, Value *P, Value *S) {
   if (!S || !CalleeArgsMaybeNull || !P->getType()->isPtrOrPtrVectorTy())
     return S;
@@ -274,6 +348,9 @@ void GradientGen::augInstruction(Instruction *I) {
       Value *SV = escapingAugShadow(B, P, augShadow(P));
       Value *To = guardAug(B, needShadow(SI->getPointerOperand(), I), SI->getPointerOperand(), P->getType(), true);
       B.CreateAlignedStore(SV ? SV : Constant::getNullValue(P->getType()), To, SI->getAlign());
+    } else if (shadowed(SI->getPointerOperand()) && Act.Varied.count(V) &&
+               (carriesDerivative(V->getType()) || Act.IntMoves.count(V))) {
+      stopIfDerivativeLost(B, SI);
     } else if (!shadowed(SI->getPointerOperand())) {
       auto Shadowed = [&](const Value *X) { return shadowed(X); };
       // An address of derivative memory kept as an integer counts as the pointer it is.

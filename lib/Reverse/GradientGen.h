@@ -181,6 +181,14 @@ private:
   void returnShadowFromAugmented(GradientPair &Out);
   Value *guardAug(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Type *T, bool Write);
   Value *guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, BasicBlock *RevB, Type *T, bool Write);
+  /// A derivative written through Ptr, whose shadow may be null at run time: stop the program
+  /// there if it is (Engine::stopIfNullShadow), unless what is copied there (From) has a null
+  /// shadow too.
+  void stopIfNullAug(IRBuilder<> &B, Value *Ptr, const Instruction *At, Value *From = nullptr);
+  /// The same for a store of a value with a derivative, when that value may carry one at run time.
+  void stopIfDerivativeLost(IRBuilder<> &B, StoreInst *SI);
+  /// Whether Ptr's shadow is null at run time; null when it never is.
+  Value *augShadowIsNull(IRBuilder<> &B, Value *Ptr, const Instruction *At);
   void augInstruction(Instruction *I);
 
   // ---- reverse sweep ----

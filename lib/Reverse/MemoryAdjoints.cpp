@@ -239,6 +239,8 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
   MemoryLayout L = copyLayout(MT);
   if (refuseAmbiguousCopy(MT, L, /*Report=*/true))
     return;
+  if (!L.Floats.empty() && shadowed(MT->getSource()))
+    stopIfNullAug(B, MT->getDest(), MT, MT->getSource());
   if (!L.Pointers)
     return; // floats only: their adjoints are all zero in this sweep
   if (!isa<ConstantInt>(MT->getLength()) && bytesHoldNoData(DL, MT->getSource()))

@@ -124,4 +124,46 @@ void emitAbort(llvm::IRBuilder<> &B, llvm::Module &M, const llvm::Twine &Msg) {
   B.CreateUnreachable();
 }
 
+void emitAbortIf(IRBuilder<> &B, Module &M, Value *Cond, const Twine &Msg) {
+  if (auto *VT = dyn_cast<VectorType>(Cond->getType()); VT && VT->getElementCount().isFixed())
+    Cond = B.CreateOrReduce(Cond);
+  LLVMContext &C = M.getContext();
+  Function *Stop = M.getFunction("synthase.abort_if");
+  if (!Stop) {
+    auto *FT = FunctionType::get(Type::getVoidTy(C), {Type::getInt1Ty(C), PointerType::getUnqual(C), Type::getInt64Ty(C)}, false);
+    Stop = Function::Create(FT, GlobalValue::InternalLinkage, "synthase.abort_if", M);
+    Stop->addFnAttr(Attribute::AlwaysInline);
+    Stop->addFnAttr(Attribute::NoUnwind);
+    auto *Entry = BasicBlock::Create(C, "entry", Stop);
+    auto *Fail = BasicBlock::Create(C, "fail", Stop);
+    auto *Done = BasicBlock::Create(C, "done", Stop);
+    IRBuilder<> SB(Entry);
+    SB.CreateCondBr(Stop->getArg(0), Fail, Done);
+    SB.SetInsertPoint(Fail);
+    FunctionCallee Write = M.getOrInsertFunction("write", SB.getInt64Ty(), SB.getInt32Ty(), SB.getPtrTy(), SB.getInt64Ty());
+    SB.CreateCall(Write, {SB.getInt32(2), Stop->getArg(1), Stop->getArg(2)});
+    SB.CreateCall(M.getOrInsertFunction("abort", SB.getVoidTy()))->setDoesNotReturn();
+    SB.CreateUnreachable();
+    SB.SetInsertPoint(Done);
+    SB.CreateRetVoid();
+  }
+  std::string Text = ("synthase: " + Msg + "\n").str();
+  Value *Str = B.CreateGlobalString(Text, "synthase.abort.msg");
+  B.CreateCall(Stop, {Cond, Str, B.getInt64(Text.size())});
+}
+
+std::string runTimePlace(const Function *F, const Instruction *I) {
+  // With debug info the function is the one the source line is in (a callee inlined into F).
+  // Without, the user's function a generated clone was made from ("f.synthase.primal").
+  std::string Name = F ? displayName(F->getName().split(".synthase.").first) : "";
+  if (I && I->getDebugLoc())
+    if (auto *LS = dyn_cast<DILocalScope>(I->getDebugLoc().getScope()))
+      if (DISubprogram *SP = LS->getSubprogram())
+        Name = SP->getName().str();
+  std::string S = Name.empty() ? std::string("in a derivative") : "in function '" + Name + "'";
+  if (std::string Loc = sourceLocation(I); !Loc.empty())
+    S += " (" + Loc + ")";
+  return S;
+}
+
 } // namespace synthase

@@ -19,6 +19,12 @@ void reportWarning(const llvm::Function *F, const llvm::Instruction *I, const ll
 /// Ends the builder's block with a run-time failure: the message on stderr, then abort(). For a
 /// case only the running program can tell apart (an unknown function pointer), never a zero.
 void emitAbort(llvm::IRBuilder<> &B, llvm::Module &M, const llvm::Twine &Msg);
+/// The same failure when Cond (an i1, or a vector of i1 for any lane) holds at run time, as a call
+/// of a small internal function: the builder's block goes on, so generators that map blocks one
+/// to one while they emit need not split it.
+void emitAbortIf(llvm::IRBuilder<> &B, llvm::Module &M, llvm::Value *Cond, const llvm::Twine &Msg);
+/// "in function 'f' (file.c:12:3)": where a run-time failure message says it happened.
+std::string runTimePlace(const llvm::Function *F, const llvm::Instruction *I);
 
 /// "file.c:12:3" for an instruction with debug info, "" otherwise.
 std::string sourceLocation(const llvm::Instruction *I);
