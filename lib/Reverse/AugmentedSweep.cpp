@@ -43,18 +43,23 @@ Value *GradientGen::guardRev(IRBuilder<> &B, Value *ShAddr, Value *SrcPtr, Basic
   return E.guardNullShadow(B, ShAddr, R.K == NullRoot::Root ? revShadow(R.V, RevB) : nullptr, T, Write);
 }
 
-Value *GradientGen::augShadowIsNull(IRBuilder<> &B, Value *Ptr, const Instruction *At) {
+Value *GradientGen::augShadowIsNull(IRBuilder<> &B, Value *Ptr) {
   NullRoot R = NullShadows ? nullRoot(Ptr) : NullRoot();
   if (R.K == NullRoot::None)
     return nullptr;
-  return E.shadowIsNull(B, needShadow(Ptr, At), R.K == NullRoot::Root ? augShadow(R.V) : nullptr);
+  // The root's shadow where there is one: an address's own shadow may be built only by the
+  // reverse sweep.
+  Value *Sh = augShadow(R.K == NullRoot::Root ? R.V : Ptr);
+  if (!Sh || !Sh->getType()->isPointerTy())
+    return nullptr;
+  return E.shadowIsNull(B, Sh, R.K == NullRoot::Root ? Sh : nullptr);
 }
 
 void GradientGen::stopIfNullAug(IRBuilder<> &B, Value *Ptr, const Instruction *At, Value *From) {
-  Value *IsNull = augShadowIsNull(B, Ptr, At);
+  Value *IsNull = augShadowIsNull(B, Ptr);
   if (!IsNull)
     return;
-  if (Value *FromNull = From ? augShadowIsNull(B, From, At) : nullptr)
+  if (Value *FromNull = From ? augShadowIsNull(B, From) : nullptr)
     IsNull = B.CreateAnd(IsNull, B.CreateNot(FromNull)); // constant data copied to constant data
   E.stopIfNullShadow(B, IsNull, Sig.Fn, At);
 }
@@ -69,7 +74,7 @@ void GradientGen::stopIfDerivativeLost(IRBuilder<> &B, StoreInst *SI) {
   // pointer); any other source (an active argument, a call, a load through memory that always
   // has a shadow) may carry one.
   SmallVector<Value *, 8> Work{SI->getValueOperand()};
-  SmallVector<std::pair<Value *, bool>, 4> Sources; // a shadow, and whether it is a root's
+  SmallVector<Value *, 4> Sources; // pointers loaded through, each with a maybe-null shadow
   SmallPtrSet<Value *, 16> Seen;
   bool Always = false;
   while (!Work.empty() && !Always) {
@@ -82,13 +87,11 @@ void GradientGen::stopIfDerivativeLost(IRBuilder<> &B, StoreInst *SI) {
       NullRoot From = nullRoot(L->getPointerOperand());
       // Its shadow is tested where the store is, so it must be known there (not loaded later
       // in a loop whose phi brings it to the store).
-      Value *Tested = From.K == NullRoot::Root ? From.V : L->getPointerOperand();
-      auto *TI = dyn_cast<Instruction>(Tested);
-      Value *TestedShadow = From.K == NullRoot::None ? nullptr : augShadow(Tested);
-      if (!TestedShadow || !TestedShadow->getType()->isPointerTy() || (TI && (!SrcDT || !SrcDT->dominates(TI, SI))))
+      auto *TI = dyn_cast<Instruction>(From.K == NullRoot::Root ? From.V : L->getPointerOperand());
+      if (From.K == NullRoot::None || (TI && (!SrcDT || !SrcDT->dominates(TI, SI))))
         Always = true;
       else if (From.K != NullRoot::Root || From.V != To.V || To.K != NullRoot::Root)
-        Sources.push_back({TestedShadow, From.K == NullRoot::Root}); // else null with the store's
+        Sources.push_back(L->getPointerOperand()); // else null together with the store's
     } else if (isa<BinaryOperator>(V) || isa<UnaryOperator>(V) || isa<CastInst>(V) || isa<PHINode>(V) ||
                isa<SelectInst>(V) || isa<ExtractElementInst>(V) || isa<InsertElementInst>(V) ||
                isa<ShuffleVectorInst>(V) || isa<ExtractValueInst>(V) || isa<InsertValueInst>(V) ||
@@ -99,15 +102,18 @@ void GradientGen::stopIfDerivativeLost(IRBuilder<> &B, StoreInst *SI) {
       Always = true;
     }
   }
-  // The store's own shadow address may be built only by the reverse sweep: test its root's.
-  Value *ToShadow = augShadow(To.K == NullRoot::Root ? To.V : Ptr);
-  if (!ToShadow || !ToShadow->getType()->isPointerTy())
-    return;
-  Value *IsNull = E.shadowIsNull(B, ToShadow, To.K == NullRoot::Root ? ToShadow : nullptr);
+  Value *IsNull = augShadowIsNull(B, Ptr);
+  if (!IsNull)
+    return; // its shadow is not known in this sweep (the reverse sweep's guard still applies)
   if (!Always) {
     Value *Any = nullptr;
-    for (auto [Sh, IsRoot] : Sources) {
-      Value *Has = B.CreateNot(E.shadowIsNull(B, Sh, IsRoot ? Sh : nullptr));
+    for (Value *P : Sources) {
+      Value *PN = augShadowIsNull(B, P);
+      if (!PN) { // not testable here: count it as a source
+        Any = B.getTrue();
+        break;
+      }
+      Value *Has = B.CreateNot(PN);
       Any = Any ? B.CreateOr(Any, Has) : Has;
     }
     if (!Any)

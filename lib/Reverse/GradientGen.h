@@ -188,7 +188,7 @@ private:
   /// The same for a store of a value with a derivative, when that value may carry one at run time.
   void stopIfDerivativeLost(IRBuilder<> &B, StoreInst *SI);
   /// Whether Ptr's shadow is null at run time; null when it never is.
-  Value *augShadowIsNull(IRBuilder<> &B, Value *Ptr, const Instruction *At);
+  Value *augShadowIsNull(IRBuilder<> &B, Value *Ptr);
   void augInstruction(Instruction *I);
 
   // ---- reverse sweep ----

@@ -113,15 +113,17 @@ void reportWarning(const Function *F, const Instruction *I, const Twine &Msg) {
   emit(F, I, Msg, "", DS_Warning);
 }
 
+/// stderr gets Len bytes at Str, then abort(); the block ends.
+static void writeAndAbort(IRBuilder<> &B, Module &M, Value *Str, Value *Len) {
+  FunctionCallee Write = M.getOrInsertFunction("write", B.getInt64Ty(), B.getInt32Ty(), B.getPtrTy(), B.getInt64Ty());
+  B.CreateCall(Write, {B.getInt32(2), Str, Len});
+  B.CreateCall(M.getOrInsertFunction("abort", B.getVoidTy()))->setDoesNotReturn();
+  B.CreateUnreachable();
+}
+
 void emitAbort(llvm::IRBuilder<> &B, llvm::Module &M, const llvm::Twine &Msg) {
   std::string Text = ("synthase: " + Msg + "\n").str();
-  llvm::FunctionCallee Write =
-      M.getOrInsertFunction("write", B.getInt64Ty(), B.getInt32Ty(), B.getPtrTy(), B.getInt64Ty());
-  llvm::FunctionCallee Abort = M.getOrInsertFunction("abort", B.getVoidTy());
-  llvm::Value *Str = B.CreateGlobalString(Text, "synthase.abort.msg");
-  B.CreateCall(Write, {B.getInt32(2), Str, B.getInt64(Text.size())});
-  B.CreateCall(Abort)->setDoesNotReturn();
-  B.CreateUnreachable();
+  writeAndAbort(B, M, B.CreateGlobalString(Text, "synthase.abort.msg"), B.getInt64(Text.size()));
 }
 
 void emitAbortIf(IRBuilder<> &B, Module &M, Value *Cond, const Twine &Msg) {
@@ -140,10 +142,7 @@ void emitAbortIf(IRBuilder<> &B, Module &M, Value *Cond, const Twine &Msg) {
     IRBuilder<> SB(Entry);
     SB.CreateCondBr(Stop->getArg(0), Fail, Done);
     SB.SetInsertPoint(Fail);
-    FunctionCallee Write = M.getOrInsertFunction("write", SB.getInt64Ty(), SB.getInt32Ty(), SB.getPtrTy(), SB.getInt64Ty());
-    SB.CreateCall(Write, {SB.getInt32(2), Stop->getArg(1), Stop->getArg(2)});
-    SB.CreateCall(M.getOrInsertFunction("abort", SB.getVoidTy()))->setDoesNotReturn();
-    SB.CreateUnreachable();
+    writeAndAbort(SB, M, Stop->getArg(1), Stop->getArg(2));
     SB.SetInsertPoint(Done);
     SB.CreateRetVoid();
   }

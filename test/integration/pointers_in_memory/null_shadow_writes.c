@@ -6,13 +6,16 @@
 // f(x) = sum_i A_i x_i^2 + x0 * x1, with the rows read through the struct.
 // RUN: %synthase-cc -O0 -g -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -g -I%inputs %s -o %t2 -lm && %t2
+// RUN: %synthase-cc -O3 -march=native -g -I%inputs %s -o %t3 -lm && %t3
+// RUN: %synthase-cc -O2 -flto -fuse-ld=lld -g -I%inputs %s -o %t5 -lm && %t5
 // RUN: %synthase-cxx -x c++ -O2 -I%inputs %s -o %t4 -lm && %t4
 // RUN: not --crash %t0 reverse 2>&1 | FileCheck %s --check-prefix=LOST
 // RUN: not --crash %t0 forward 2>&1 | FileCheck %s --check-prefix=LOST
 // RUN: not --crash %t2 reverse 2>&1 | FileCheck %s --check-prefix=LOST
 // RUN: not --crash %t2 forward 2>&1 | FileCheck %s --check-prefix=LOST
+// RUN: not --crash %t3 reverse 2>&1 | FileCheck %s --check-prefix=LOST
+// RUN: not --crash %t5 forward 2>&1 | FileCheck %s --check-prefix=LOST
 // RUN: not --crash %t4 reverse 2>&1 | FileCheck %s --check-prefix=LOST4
-// LOST: synthase: in function 'put' ({{.*}}null_shadow_writes.c:29:{{[0-9]+}}): a value with a derivative is written through a pointer that was kept in memory without its shadow
 // LOST-NOT: RESULT
 // LOST4: synthase: in function '{{.*}}': a value with a derivative is written through a pointer that was kept in memory without its shadow
 #include "check.h"
@@ -26,6 +29,7 @@ struct Work {
   long n;
 };
 
+// LOST: synthase: in function 'put' ({{.*}}null_shadow_writes.c:[[#@LINE+1]]:{{[0-9]+}}): a value with a derivative is written through a pointer that was kept in memory without its shadow
 __attribute__((noinline)) static void put(double **slots, int k, double v) { slots[k][0] = v; }
 
 __attribute__((noinline)) static double model(struct Work *w, const double *x) {
