@@ -5,7 +5,10 @@
 // hoisted past stores to another, loads of untouched arguments were not re-read, and a vector's
 // values were taped where they could be rebuilt (GradBench's GMM, ODE). In the clone, such an
 // allocation is made on both paths, before the branch (a zero-byte block where there was null,
-// freed by the destructor like any other), and the phi becomes the block itself.
+// freed by the destructor like any other), and the phi becomes the block itself. Only where the
+// null stands for an empty block (the size scales with the tested count) and nothing can tell it
+// from one: not tested for null other than to skip a free (directly, through memory, or by a
+// callee it is handed to), not returned. Otherwise the program's own path depends on the null.
 #pragma once
 #include "llvm/IR/Function.h"
 

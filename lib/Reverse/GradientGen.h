@@ -206,7 +206,7 @@ private:
   void reverseCall(CallBase *CB, BasicBlock *B, IRBuilder<> &Bd);
   void reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<> &Bd);
   bool mayBeReleased(Value *P);
-  bool relocates(MemTransferInst *MT);
+  bool relocates(llvm::Value *Dst, llvm::Value *Src, bool RunTimeLength);
   void noteReleasedBlock(CallBase *CB, const Allocator &A, BasicBlock *B, IRBuilder<> &Bd);
   /// The forward sweep of a copy between shadowed objects: the shadows of copied pointers go along.
   void augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuilder<> &B);

@@ -305,16 +305,18 @@ void GradientGen::augMemTransfer(MemTransferInst *MT, MemTransferInst *C, IRBuil
 
 /// A copy out of a block that may be the caller's and be freed later (a vector's contents
 /// relocated as it grows), which the relocation log notes: one of a run-time length into memory
-/// that is not a local or a global, or element by element (constant length) into blocks this
-/// function allocated.
-bool GradientGen::relocates(MemTransferInst *MT) {
-  if (!E.releasesMemory() || !mayBeReleased(MT->getSource()))
+/// that is not a local or a global, or element by element (a constant length, or a loaded value
+/// stored) into blocks this function allocated.
+bool GradientGen::relocates(Value *Dst, Value *Src, bool RunTimeLength) {
+  if (!E.releasesMemory() || !mayBeReleased(Src))
     return false;
   SmallVector<const Value *, 4> Objs;
-  getUnderlyingObjects(MT->getDest(), Objs);
-  if (!isa<ConstantInt>(MT->getLength()))
+  getUnderlyingObjects(Dst, Objs);
+  if (RunTimeLength)
     return none_of(Objs, [](const Value *O) { return isa<AllocaInst>(O) || isa<GlobalValue>(O); });
   return all_of(Objs, [](const Value *O) {
+    if (isa<ConstantPointerNull>(O)) // `n != 0 ? new T[n] : nullptr`: nothing is copied to the null
+      return true;
     auto *CB = dyn_cast<CallBase>(O);
     return CB && isAllocator(CB->getCalledFunction());
   });
@@ -355,7 +357,7 @@ void GradientGen::reverseMemTransfer(MemIntrinsic *MI, BasicBlock *B, IRBuilder<
       Bd.CreateMemSet(DS, Bd.getInt8(0), Len, MI->getDestAlign());
       return;
     }
-    if (shadowed(MT->getSource()) && relocates(MT))
+    if (shadowed(MT->getSource()) && relocates(Dst, MT->getSource(), !CLen))
       emitMovedBytes(Bd, DS, revShadow(MT->getSource(), B), Len, !L.Pointers && !L.Floats.empty());
     if (shadowed(MT->getSource()) && CLen && L.knownWithin(CLen->getZExtValue()) && (L.Pointers || L.Floats.size() > 1)) {
       // A struct with pointers or mixed float widths: each float field at its own width.

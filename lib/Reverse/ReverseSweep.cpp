@@ -1,5 +1,6 @@
 // Reverse mode, adjoint sweep: adjoint slots and the adjoint code of each instruction.
 #include "Reverse/GradientGen.h"
+#include "Reverse/RelocationLog.h"
 #include "Reverse/GradientLogger.h"
 #include "Reverse/ShadowCache.h"
 #include "Rules/OpenMP.h"
@@ -88,6 +89,12 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     bool Moved = Act.IntMoves.count(V) && active(V);
     if ((carriesDerivative(V->getType()) || Moved) && shadowed(SI->getPointerOperand())) {
       Value *SP = revShadow(SI->getPointerOperand(), B);
+      // An element copied by hand out of a block the caller may own into a fresh one (`nb[i] =
+      // old[i]` before `free(old)`): the relocation log follows it as it follows a memcpy.
+      if (auto *LI = dyn_cast<LoadInst>(V); LI && !Moved && shadowed(LI->getPointerOperand()) &&
+                                            relocates(SI->getPointerOperand(), LI->getPointerOperand(), false))
+        emitMovedBytes(Bd, SP, revShadow(LI->getPointerOperand(), B), Bd.getInt64(DL.getTypeStoreSize(V->getType())),
+                       /*FloatsOnly=*/true);
       Value *D = Bd.CreateAlignedLoad(AT, guardRev(Bd, SP, SI->getPointerOperand(), B, AT, false), SI->getAlign());
       if (!InPlaceUpdates.count(SI))
         Bd.CreateAlignedStore(Constant::getNullValue(AT), guardRev(Bd, SP, SI->getPointerOperand(), B, AT, true),
