@@ -49,7 +49,7 @@ static constexpr const char *OpenName = "__synthase_relocs_open_v1";
 static constexpr const char *CloseName = "__synthase_relocs_close_v2";
 static constexpr const char *SnapshotName = "__synthase_relocs_snapshot_v1";
 static constexpr const char *ReleasedName = "__synthase_relocs_released_v1";
-static constexpr const char *MovedName = "__synthase_relocs_moved_v1";
+static constexpr const char *MovedName = "__synthase_relocs_moved_v2";
 static constexpr const char *AllocatedName = "__synthase_relocs_allocated_v1";
 
 static constexpr StringLiteral LostGradientText =
@@ -404,8 +404,12 @@ static Function *movedFn(Module &M) {
     BasicBlock *Compose = H.block("compose"), *Direct = H.block("direct"), *Done = H.block("noted");
     B.CreateCondBr(ToReleased, Compose, Direct);
     B.SetInsertPoint(Compose);
-    // The destination is released later: its bytes end where the moves out of it say.
+    // The destination is released later: its bytes end where the moves out of it say. A
+    // released block's extent may be the primal's usable size, larger than its shadow: a
+    // destination that no move leaves from is a block of its own just past that shadow.
     Value *T = H.addr(To), *TEnd = B.CreateAdd(T, N);
+    AllocaInst *Composed = H.slot("composed");
+    B.CreateStore(B.getInt64(0), Composed);
     H.loop(H.get(BaseMoves), H.get(NMoves), [&](Value *K) {
       Value *S = H.addr(H.moveField(K, MFrom)), *SEnd = B.CreateAdd(S, H.moveField(K, MBytes));
       Value *Lo = B.CreateSelect(B.CreateICmpUGT(T, S), T, S);
@@ -415,9 +419,10 @@ static Function *movedFn(Module &M) {
         Value *NewTo = B.CreateGEP(B.getInt8Ty(), H.moveField(K, MTo), B.CreateSub(Lo, S));
         H.append(Moves, NMoves, CapMoves, H.MT,
                  {NewFrom, B.CreateSub(Hi, Lo), NewTo, B.CreateAnd(Floats, H.moveField(K, MFloatsOnly))});
+        B.CreateStore(B.getInt64(1), Composed);
       });
     });
-    B.CreateBr(Done);
+    B.CreateCondBr(B.CreateICmpNE(B.CreateLoad(B.getInt64Ty(), Composed), B.getInt64(0)), Done, Direct);
     B.SetInsertPoint(Direct);
     // A relocation loop copies element after element (the reverse sweep sees them backwards):
     // an element next to the last move, on both sides, extends it.

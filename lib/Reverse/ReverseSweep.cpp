@@ -90,8 +90,9 @@ void GradientGen::reverseInstruction(Instruction *I, BasicBlock *B, IRBuilder<> 
     if ((carriesDerivative(V->getType()) || Moved) && shadowed(SI->getPointerOperand())) {
       Value *SP = revShadow(SI->getPointerOperand(), B);
       // An element copied by hand out of a block the caller may own into a fresh one (`nb[i] =
-      // old[i]` before `free(old)`): the relocation log follows it as it follows a memcpy.
-      if (auto *LI = dyn_cast<LoadInst>(V); LI && !Moved && shadowed(LI->getPointerOperand()) &&
+      // old[i]` before `free(old)`, or float bits moved as an integer, as a small memcpy
+      // becomes): the relocation log follows it as it follows a memcpy.
+      if (auto *LI = dyn_cast<LoadInst>(V); LI && shadowed(LI->getPointerOperand()) &&
                                             relocates(SI->getPointerOperand(), LI->getPointerOperand(), false))
         emitMovedBytes(Bd, SP, revShadow(LI->getPointerOperand(), B), Bd.getInt64(DL.getTypeStoreSize(V->getType())),
                        /*FloatsOnly=*/true);

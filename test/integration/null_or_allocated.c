@@ -3,12 +3,14 @@
 // a recursive list builder ending in `return NULL` folded by a recursive walk, and an optional
 // buffer `n > 0 ? calloc(n, 8) : NULL` whose null path computes something else. The derivative
 // must take the primal's path (a block made in place of the null took the other one, silently).
-// The same kept in a struct and tested there, or handed to a helper that tests it (f6, f7).
+// The same kept in a struct and tested there, or handed to a helper that tests it (f6, f7);
+// an aligned_alloc'd block or null (f8).
 // The empty-vector pattern (`n != 0 ? malloc(8n) : NULL`, only freed) still works too.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cc -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
 // RUN: %synthase-cxx -x c++ -O2 -I%inputs %s -o %t4 -lm && %t4
+// RUN: %synthase-cc -O2 -flto -fuse-ld=lld -I%inputs %s -o %t5 -lm && %t5
 #include "check.h"
 #include <stdlib.h>
 
@@ -142,6 +144,20 @@ double f7(const double *x, int n) {
   return r;
 }
 
+// f8: an aligned block or null, tested with `== NULL`: n > 0 ? sum_{i<n} x_i^2 : 7 x1
+double f8(const double *x, int n) {
+  double *c = n > 0 ? (double *)aligned_alloc(64, 64 * ((n * sizeof(double) + 63) / 64)) : NULL;
+  if (c == NULL)
+    return 7 * x[1];
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    c[i] = x[i] * x[i];
+    s += c[i];
+  }
+  free(c);
+  return s;
+}
+
 static double analytic(int which, const double *x, int n, int k) {
   switch (which) {
   case 1: return n ? (k == 0 ? 3 * x[1] : k == 1 ? 3 * x[0] : 0) : (k == 0 ? 2 : 0);
@@ -168,6 +184,7 @@ static double analytic(int which, const double *x, int n, int k) {
     }
     return d;
   }
+  case 8: return n == 0 ? (k == 1 ? 7 : 0) : (k < n ? 2 * x[k] : 0);
   default: return n == 0 ? (k == 0 ? x[3] : k == 3 ? x[0] : 0) : (k < n ? 8 * x[k] : 0);
   }
 }
@@ -194,5 +211,6 @@ int main(void) {
   CHECK_ONE(5, f5)
   CHECK_ONE(6, f6)
   CHECK_ONE(7, f7)
+  CHECK_ONE(8, f8)
   return check_report();
 }

@@ -1,13 +1,16 @@
 // A caller's buffer moved into a fresh block by hand before the old one is freed, the way C code
 // grows its arrays: a prefix by memcpy and the rest by a loop, into a block tested for allocation
 // failure (`if (!nb) exit(2)`, so the null is observed); an element inserted by two shifted loops;
-// an array of {x, v} structs copied field by field. The adjoints of the moved elements must
+// an array of {x, v} structs copied field by field; floats grown the same way (their
+// two-element memcpy is an integer move of 8 bytes), after calls that leave freed chunks of
+// other sizes behind, so the caller's block may be larger than its shadow. The adjoints of the moved elements must
 // reach the caller's (new) shadow, each at its new place.
 // Reverse against analytic values, forward against reverse.
 // RUN: %synthase-cc -O0 -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -O2 -I%inputs %s -o %t2 -lm && %t2
 // RUN: %synthase-cc -O3 -march=native -I%inputs %s -o %t3 -lm && %t3
 // RUN: %synthase-cxx -x c++ -O2 -I%inputs %s -o %t4 -lm && %t4
+// RUN: %synthase-cc -O2 -flto -fuse-ld=lld -I%inputs %s -o %t5 -lm && %t5
 #include "check.h"
 #include <string.h>
 
@@ -85,6 +88,28 @@ static double grow_parts(Parts *s, double a) {
   return t;
 }
 
+typedef struct {
+  float *data;
+  long n, cap;
+} FBuf;
+
+// sum (i+1) a d_i^2 after growing by a two-float memcpy and a loop
+static double grow_floats(FBuf *b, double a) {
+  float *nb = (float *)malloc(2 * b->cap * sizeof(float));
+  if (!nb)
+    exit(2);
+  memcpy(nb, b->data, 2 * sizeof(float));
+  for (long i = 2; i < b->n; i++)
+    nb[i] = b->data[i];
+  free(b->data);
+  b->data = nb;
+  b->cap *= 2;
+  double t = 0;
+  for (long i = 0; i < b->n; i++)
+    t += (i + 1) * a * (double)nb[i] * nb[i];
+  return t;
+}
+
 enum { N = 4 };
 static const double X[N] = {0.5, -1.5, 2.0, 0.7};
 static const double A = 0.7;
@@ -143,6 +168,23 @@ int main(void) {
     free(ds.p);
     free(w.p);
     free(dw.p);
+  }
+  for (int k = 0; k < N; k++) {
+    FBuf v = {(float *)malloc(N * 4), N, N}, dv = {(float *)calloc(N, 4), N, N};
+    for (int i = 0; i < N; i++)
+      v.data[i] = (float)X[i];
+    __enzyme_autodiff((void *)grow_floats, enzyme_dup, &v, &dv, enzyme_const, A);
+    CHECK_CLOSE(dv.data[k], 2 * (k + 1) * A * (float)X[k], 1e-6, "grow_floats: reverse d/dx%d", k);
+    FBuf w = {(float *)malloc(N * 4), N, N}, dw = {(float *)calloc(N, 4), N, N};
+    for (int i = 0; i < N; i++)
+      w.data[i] = (float)X[i];
+    dw.data[k] = 1;
+    double t = __enzyme_fwddiff((void *)grow_floats, enzyme_dup, &w, &dw, enzyme_const, A);
+    CHECK_CLOSE(t, dv.data[k], 1e-6, "grow_floats: forward vs reverse d/dx%d", k);
+    free(v.data);
+    free(dv.data);
+    free(w.data);
+    free(dw.data);
   }
   return check_report();
 }
