@@ -4,7 +4,7 @@
 #pragma once
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/IR/IRBuilder.h"
-#include <vector>
+#include "Reverse/ContainerFields.h"
 
 namespace synthase {
 
@@ -28,31 +28,12 @@ void emitAllocatedBlock(llvm::IRBuilder<> &B, llvm::Value *Shadow, llvm::Value *
 
 /// Whether a generated function of M logs released blocks (a top-level call needs a frame).
 bool relocationLogUsed(const llvm::Module &M);
-/// Where a duplicated argument's container keeps its data: the pointer reached by loading at
-/// each of Hops in turn (byte offsets) points to float data (Stride 0), or to an array of
-/// Stride-byte containers whose float-data pointer sits at Inner (a vector of vectors). End and
-/// Cap (arrays only; -1: none): the offsets, beside the last hop, of the array's end and
-/// capacity pointers (std::vector's layout), or with Counts, End holds the number of elements
-/// (a Rust Vec's length), so that the elements can be counted.
-struct ContainerPath {
-  std::vector<int64_t> Hops;
-  int64_t Stride = 0, Inner = 0, End = -1, Cap = -1;
-  bool Counts = false;
-  auto operator<=>(const ContainerPath &) const = default;
-};
-
 /// Wraps the top-level reverse sweep call Rev in a frame of the log: the log's entries from
 /// Rev are settled right after it returns. Fields: the caller's shadow containers (a shadow
 /// argument and a containerFields path from it), read before the forward sweep Aug (null: split
 /// mode, none) and after Rev.
 void emitRelocationFrame(llvm::CallInst *Aug, llvm::CallInst *Rev,
                          llvm::ArrayRef<std::pair<llvm::Value *, ContainerPath>> Fields);
-
-/// Where A's containers keep float data (at most eight paths): a pointer field of A (or of what a
-/// pointer field of A points to, two hops at most) whose pointee the function accesses as
-/// floating-point data only (a std::vector's or Rust Vec's data pointer, a {double *p; long n}'s,
-/// the vector a context struct points to), or as an array of such containers.
-std::vector<ContainerPath> containerFields(const llvm::DataLayout &DL, const llvm::Argument *A);
 
 /// For a clone that is about to be differentiated: the log's calls are dropped (a nested
 /// gradient's caller blocks keep the behaviour of a log without entries).
