@@ -454,6 +454,8 @@ bool isIgnorableIntrinsic(const Instruction *I) {
   case Intrinsic::trap:
   case Intrinsic::ubsantrap:
   case Intrinsic::expect:
+  // -Og and -fextend-variable-liveness keep variables alive for the debugger; no value flows.
+  case Intrinsic::fake_use:
     return true;
   default:
     return false;
