@@ -1,7 +1,8 @@
 // Builds for the debugger: -Og and -fextend-variable-liveness keep variables alive with
 // `llvm.fake.use` markers, which carry no value and must not stop either mode (forward mode
 // refused them with "no derivative rule" before). Each function is checked against its analytic
-// derivative at 1e-12, reverse against forward, and the vector one against finite differences.
+// derivative at 1e-12, reverse against finite differences, forward (one and two directions at
+// once) against reverse.
 // RUN: %synthase-cc -Og -I%inputs %s -o %t0 -lm && %t0
 // RUN: %synthase-cc -Og -g -I%inputs %s -o %t1 -lm && %t1
 // RUN: %synthase-cc -O2 -fextend-variable-liveness -I%inputs %s -o %t2 -lm && %t2
@@ -24,6 +25,9 @@ static double energy(const double *v, int n) {
   }
   return s;
 }
+
+typedef struct { double d[2]; } T2;
+T2 __enzyme_fwddiff_w2(void *, ...);
 
 static double energy_fd(const double *v, void *ctx) { return energy(v, *(int *)ctx); }
 
@@ -50,5 +54,12 @@ int main(void) {
     CHECK_CLOSE(__enzyme_fwddiff((void *)energy, enzyme_dup, v, e, enzyme_const, n), g[i], 1e-12,
                 "energy fwd vs rev [%d]", i);
   }
+  // Two directions at once (vector forward mode), against the gradient.
+  double e0[N], e1[N];
+  for (int i = 0; i < N; i++)
+    e0[i] = 1, e1[i] = i - 2;
+  T2 t = __enzyme_fwddiff_w2((void *)energy, enzyme_width, 2, enzyme_dup, v, e0, e1, enzyme_const, n);
+  CHECK_CLOSE(t.d[0], check_dot(g, e0, N), 1e-12, "energy fwd width 2, lane 0");
+  CHECK_CLOSE(t.d[1], check_dot(g, e1, N), 1e-12, "energy fwd width 2, lane 1");
   return check_report();
 }
